@@ -1,0 +1,651 @@
+//! Atoms (Robert A. Kraus), per `shared/rules/atoms.md`.
+//!
+//! A padded mailbox (a sentinel ring around the board) with, per cell, the
+//! number of white and black atoms among its 8 neighbours, kept up to date
+//! on every change; piece lists make move generation and the removal step
+//! proportional to the number of atoms, not to the board.
+
+use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
+use super::zobrist::{key, salt};
+use super::{Game, Outcome, Seat};
+
+pub const MIN_SIZE: usize = 6;
+pub const MAX_SIZE: usize = 12;
+pub const DEFAULT_SIZE: usize = 8;
+pub const MIN_STONES: usize = 2;
+pub const MAX_STONES: usize = 20;
+pub const DEFAULT_STONES: usize = 11;
+/// Movement-phase moves without a removal that end the game in a draw.
+pub const QUIET_LIMIT: usize = 100;
+
+const PADDED: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
+const EMPTY: u8 = 0;
+const OFF_BOARD: u8 = 3;
+/// Colour codes on the board: seat index + 1.
+const fn stone(seat: Seat) -> u8 {
+    seat as u8 + 1
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Standard,
+    Isotopes,
+    Radioactive,
+    RadioactiveIsotopes,
+}
+
+impl Variant {
+    pub const NAMES: [&'static str; 4] = [
+        "standard",
+        "isotopes",
+        "radioactive",
+        "radioactive-isotopes",
+    ];
+
+    pub fn parse(name: &str) -> Option<Variant> {
+        match name.to_ascii_lowercase().as_str() {
+            "" | "standard" => Some(Variant::Standard),
+            "isotopes" => Some(Variant::Isotopes),
+            "radioactive" => Some(Variant::Radioactive),
+            "radioactive-isotopes" => Some(Variant::RadioactiveIsotopes),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    fn slides(self) -> bool {
+        matches!(self, Variant::Isotopes | Variant::RadioactiveIsotopes)
+    }
+
+    fn suicide(self) -> bool {
+        matches!(self, Variant::Radioactive | Variant::RadioactiveIsotopes)
+    }
+}
+
+/// A move: `from << 8 | to` in padded cell indices; `from == 0` (always a
+/// sentinel) marks a drop.
+pub type AtomsMove = u16;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atoms {
+    n: usize,
+    /// Padded row width, n + 2.
+    width: usize,
+    variant: Variant,
+    stones: usize,
+    board: [u8; PADDED],
+    /// Per seat, the number of that seat's atoms among each cell's 8 neighbours.
+    near: [[u8; PADDED]; 2],
+    /// Per seat, its atoms' cells, and each cell's slot in its list.
+    pieces: [[u8; MAX_STONES]; 2],
+    piece_count: [u8; 2],
+    slot: [u8; PADDED],
+    hand: [u8; 2],
+    to_move: Seat,
+    /// Movement-phase moves since the last removal (or since the drops).
+    quiet: usize,
+    /// `recent[i]` is the hash after i quiet moves; entries from
+    /// `recent_start` to `quiet` are known (a position text knows only its own).
+    recent: [u64; QUIET_LIMIT + 1],
+    recent_start: usize,
+    /// A draw rule (repetition or the quiet limit) applies here.
+    drawn: bool,
+    hash: u64,
+}
+
+fn atom_key(seat: Seat, cell: usize) -> u64 {
+    key(salt::ATOMS, 1 + (cell * 2 + seat.index()) as u64)
+}
+
+fn hand_key(seat: Seat, count: u8) -> u64 {
+    key(
+        salt::ATOMS,
+        10_000 + (seat.index() * 64) as u64 + count as u64,
+    )
+}
+
+fn side_key() -> u64 {
+    key(salt::ATOMS, 0)
+}
+
+impl Atoms {
+    pub fn new(n: usize, stones: usize, variant: Variant) -> Atoms {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&n) && (1..=MAX_STONES).contains(&stones));
+        let width = n + 2;
+        let mut board = [OFF_BOARD; PADDED];
+        for rank in 0..n {
+            for file in 0..n {
+                board[(rank + 1) * width + file + 1] = EMPTY;
+            }
+        }
+        let mut game = Atoms {
+            n,
+            width,
+            variant,
+            stones,
+            board,
+            near: [[0; PADDED]; 2],
+            pieces: [[0; MAX_STONES]; 2],
+            piece_count: [0; 2],
+            slot: [0; PADDED],
+            hand: [stones as u8; 2],
+            to_move: Seat::P1,
+            quiet: 0,
+            recent: [0; QUIET_LIMIT + 1],
+            recent_start: 0,
+            drawn: false,
+            hash: 0,
+        };
+        game.hash = game.hash_from_scratch();
+        game.recent[0] = game.hash;
+        game
+    }
+
+    /// The 8 king-wise offsets in the padded board.
+    #[inline]
+    fn directions(&self) -> [isize; 8] {
+        let w = self.width as isize;
+        [1, -1, w, -w, w + 1, w - 1, -w + 1, -w - 1]
+    }
+
+    #[inline]
+    fn valence(&self, cell: usize) -> u8 {
+        self.near[0][cell] + self.near[1][cell]
+    }
+
+    fn in_drop_phase(&self) -> bool {
+        self.hand[0] > 0 || self.hand[1] > 0
+    }
+
+    fn add_atom(&mut self, seat: Seat, cell: usize) {
+        let s = seat.index();
+        self.board[cell] = stone(seat);
+        for d in self.directions() {
+            self.near[s][(cell as isize + d) as usize] += 1;
+        }
+        let count = self.piece_count[s] as usize;
+        self.pieces[s][count] = cell as u8;
+        self.slot[cell] = count as u8;
+        self.piece_count[s] += 1;
+        self.hash ^= atom_key(seat, cell);
+    }
+
+    fn remove_atom(&mut self, cell: usize) {
+        let seat = if self.board[cell] == stone(Seat::P1) {
+            Seat::P1
+        } else {
+            Seat::P2
+        };
+        let s = seat.index();
+        self.board[cell] = EMPTY;
+        for d in self.directions() {
+            self.near[s][(cell as isize + d) as usize] -= 1;
+        }
+        let last = self.piece_count[s] as usize - 1;
+        let moved = self.pieces[s][last];
+        let slot = self.slot[cell];
+        self.pieces[s][slot as usize] = moved;
+        self.slot[moved as usize] = slot;
+        self.piece_count[s] -= 1;
+        self.hash ^= atom_key(seat, cell);
+    }
+
+    /// Removes, all at once, every atom with no enemy among its neighbours.
+    /// Returns whether any atom was removed.
+    fn removal_step(&mut self) -> bool {
+        let mut unstable = [0u8; 2 * MAX_STONES];
+        let mut count = 0;
+        for seat in [Seat::P1, Seat::P2] {
+            let s = seat.index();
+            let enemy = seat.other().index();
+            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
+                if self.near[enemy][cell as usize] == 0 {
+                    unstable[count] = cell;
+                    count += 1;
+                }
+            }
+        }
+        for &cell in &unstable[..count] {
+            self.remove_atom(cell as usize);
+        }
+        count > 0
+    }
+
+    fn set_hand(&mut self, seat: Seat, count: u8) {
+        let s = seat.index();
+        self.hash ^= hand_key(seat, self.hand[s]) ^ hand_key(seat, count);
+        self.hand[s] = count;
+    }
+
+    fn switch_side(&mut self) {
+        self.to_move = self.to_move.other();
+        self.hash ^= side_key();
+    }
+
+    /// How often the current position occurred since the last removal.
+    fn occurrences(&self) -> usize {
+        self.recent[self.recent_start..=self.quiet]
+            .iter()
+            .filter(|&&h| h == self.hash)
+            .count()
+    }
+
+    /// The moves the rules allow, ignoring the draw rules.
+    fn raw_moves(&self, moves: &mut Vec<AtomsMove>) {
+        moves.clear();
+        let seat = self.to_move;
+        if self.in_drop_phase() {
+            if self.hand[seat.index()] == 0 {
+                return;
+            }
+            let any_atom = self.piece_count[0] + self.piece_count[1] > 0;
+            for rank in 0..self.n {
+                for file in 0..self.n {
+                    let cell = (rank + 1) * self.width + file + 1;
+                    if self.board[cell] == EMPTY && (!any_atom || self.valence(cell) == 1) {
+                        moves.push(cell as u16);
+                    }
+                }
+            }
+            return;
+        }
+        let s = seat.index();
+        let slides = self.variant.slides();
+        let suicide = self.variant.suicide();
+        for &from in &self.pieces[s][..self.piece_count[s] as usize] {
+            let from = from as usize;
+            let valence = self.valence(from);
+            for d in self.directions() {
+                let mut to = (from as isize + d) as usize;
+                // The first step is next to the origin, which no longer counts.
+                let mut origin_adjacent = 1;
+                while self.board[to] == EMPTY {
+                    let new_valence = self.valence(to) - origin_adjacent;
+                    if new_valence == valence || (suicide && new_valence == 0) {
+                        moves.push(((from as u16) << 8) | to as u16);
+                    }
+                    if !slides {
+                        break;
+                    }
+                    origin_adjacent = 0;
+                    to = (to as isize + d) as usize;
+                }
+            }
+        }
+    }
+
+    fn cell_of(&self, file: usize, rank: usize) -> usize {
+        (rank + 1) * self.width + file + 1
+    }
+
+    fn cell_text(&self, cell: usize) -> String {
+        format_cell(cell % self.width - 1, cell / self.width - 1)
+    }
+
+    fn cell_char(&self, cell: usize) -> Option<char> {
+        match self.board[cell] {
+            1 => Some('w'),
+            2 => Some('b'),
+            _ => None,
+        }
+    }
+}
+
+impl Game for Atoms {
+    type Move = AtomsMove;
+    type Undo = Box<Atoms>;
+
+    fn describe(&self) -> String {
+        format!(
+            "atoms size={} stones={} variant={}",
+            self.n,
+            self.stones,
+            self.variant.name()
+        )
+    }
+
+    fn side_to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<AtomsMove>) {
+        if self.drawn {
+            moves.clear();
+        } else {
+            self.raw_moves(moves);
+        }
+    }
+
+    fn make(&mut self, mv: AtomsMove) -> Box<Atoms> {
+        let before = Box::new(self.clone());
+        self.play(mv);
+        before
+    }
+
+    fn unmake(&mut self, _mv: AtomsMove, undo: Box<Atoms>) {
+        *self = *undo;
+    }
+
+    fn play(&mut self, mv: AtomsMove) {
+        let seat = self.to_move;
+        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        if from == 0 {
+            let left = self.hand[seat.index()] - 1;
+            self.set_hand(seat, left);
+            self.add_atom(seat, to);
+            if !self.in_drop_phase() {
+                self.removal_step();
+            }
+            self.switch_side();
+            self.quiet = 0;
+            self.recent_start = 0;
+            self.recent[0] = self.hash;
+            return;
+        }
+        self.remove_atom(from);
+        self.add_atom(seat, to);
+        let removed = self.removal_step();
+        self.switch_side();
+        if removed {
+            self.quiet = 0;
+            self.recent_start = 0;
+        } else {
+            self.quiet += 1;
+        }
+        self.recent[self.quiet] = self.hash;
+        self.drawn = self.quiet >= QUIET_LIMIT || self.occurrences() >= 3;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut moves = Vec::new();
+        self.raw_moves(&mut moves);
+        if moves.is_empty() {
+            // A stalemate loss stands even where a draw rule applies too.
+            Some(Outcome::Win(self.to_move.other()))
+        } else if self.drawn {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut hash = 0;
+        for (cell, &content) in self.board.iter().enumerate() {
+            if content == stone(Seat::P1) || content == stone(Seat::P2) {
+                let seat = if content == stone(Seat::P1) {
+                    Seat::P1
+                } else {
+                    Seat::P2
+                };
+                hash ^= atom_key(seat, cell);
+            }
+        }
+        hash ^= hand_key(Seat::P1, self.hand[0]) ^ hand_key(Seat::P2, self.hand[1]);
+        if self.to_move == Seat::P2 {
+            hash ^= side_key();
+        }
+        hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<AtomsMove, String> {
+        let bad = || format!("'{text}' is not an atoms move (a drop 'd4' or a move 'd4e5')");
+        let cells = split_cells(text).ok_or_else(bad)?;
+        let mut ids = Vec::new();
+        for cell in cells {
+            let (file, rank) = parse_cell(cell, self.n)
+                .ok_or_else(|| format!("'{cell}' is not a cell of the {0}x{0} board", self.n))?;
+            ids.push(self.cell_of(file, rank) as u16);
+        }
+        match ids[..] {
+            [to] => Ok(to),
+            [from, to] => Ok((from << 8) | to),
+            _ => Err(bad()),
+        }
+    }
+
+    fn format_move(&self, mv: AtomsMove) -> String {
+        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        if from == 0 {
+            self.cell_text(to)
+        } else {
+            format!("{}{}", self.cell_text(from), self.cell_text(to))
+        }
+    }
+
+    fn position_text(&self) -> String {
+        let rows: Vec<Vec<Option<char>>> = (0..self.n)
+            .rev()
+            .map(|rank| {
+                (0..self.n)
+                    .map(|file| self.cell_char(self.cell_of(file, rank)))
+                    .collect()
+            })
+            .collect();
+        let side = if self.to_move == Seat::P1 { 'w' } else { 'b' };
+        format!(
+            "{} {} {} {} {}",
+            encode_rows(&rows),
+            side,
+            self.hand[0],
+            self.hand[1],
+            self.quiet
+        )
+    }
+
+    fn from_position_text(&self, text: &str) -> Result<Atoms, String> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [board, side, white_hand, black_hand, quiet] = fields[..] else {
+            return Err("atoms position text is '<ranks> <w|b> <white in hand> <black in hand> <moves without removal>'".into());
+        };
+        let rows = decode_rows(board)?;
+        let n = rows.len();
+        if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+            return Err(format!("atoms board side {n} is not one of 6..12"));
+        }
+        let number = |field: &str, what: &str, max: usize| -> Result<usize, String> {
+            match field.parse::<usize>() {
+                Ok(v) if v <= max => Ok(v),
+                _ => Err(format!("{what} '{field}' is not a number from 0 to {max}")),
+            }
+        };
+        let hands = [
+            number(white_hand, "white's atoms in hand", MAX_STONES)?,
+            number(black_hand, "black's atoms in hand", MAX_STONES)?,
+        ];
+        let quiet = number(quiet, "moves without removal", QUIET_LIMIT)?;
+        let mut game = Atoms::new(n, self.stones.max(1), self.variant);
+        for (i, row) in rows.iter().enumerate() {
+            if row.len() != n {
+                return Err(format!("rank {} has {} cells, not {n}", n - i, row.len()));
+            }
+            for (file, cell) in row.iter().enumerate() {
+                let seat = match cell {
+                    None => continue,
+                    Some('w') => Seat::P1,
+                    Some('b') => Seat::P2,
+                    Some(c) => return Err(format!("unknown atoms piece '{c}' (w or b)")),
+                };
+                if game.piece_count[seat.index()] as usize + hands[seat.index()] >= MAX_STONES + 1 {
+                    return Err(format!("more than {MAX_STONES} atoms of one colour"));
+                }
+                game.add_atom(seat, game.cell_of(file, n - 1 - i));
+            }
+        }
+        game.hand = [hands[0] as u8, hands[1] as u8];
+        game.to_move = match side.to_ascii_lowercase().as_str() {
+            "w" => Seat::P1,
+            "b" => Seat::P2,
+            _ => return Err(format!("side to move '{side}' is not w or b")),
+        };
+        if game.in_drop_phase() && quiet != 0 {
+            return Err("the drop phase has no moves without removal".into());
+        }
+        game.quiet = quiet;
+        game.hash = game.hash_from_scratch();
+        game.recent_start = quiet;
+        game.recent[quiet] = game.hash;
+        game.drawn = quiet >= QUIET_LIMIT;
+        Ok(game)
+    }
+
+    fn render(&self) -> String {
+        let mut out = render_board(self.n, |file, rank| {
+            self.cell_char(self.cell_of(file, rank)).unwrap_or('.')
+        });
+        out.push_str(&format!(
+            "in hand: white {} black {}; moves without removal: {}\n",
+            self.hand[0], self.hand[1], self.quiet
+        ));
+        out
+    }
+
+    /// Material first (atoms on board and in hand), then mobility.
+    fn evaluate(&self) -> i32 {
+        let me = self.to_move.index();
+        let them = 1 - me;
+        let material = |s: usize| self.piece_count[s] as i32 + self.hand[s] as i32;
+        let mut moves = Vec::new();
+        self.raw_moves(&mut moves);
+        let mine = moves.len() as i32;
+        let mut other = self.clone();
+        other.to_move = self.to_move.other();
+        other.raw_moves(&mut moves);
+        let theirs = moves.len() as i32;
+        100 * (material(me) - material(them)) + 4 * (mine - theirs)
+    }
+}
+
+/// Splits "d4" or "d4e5" (letters-digits pairs) into its cells.
+fn split_cells(text: &str) -> Option<Vec<&str>> {
+    let mut cells = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let letters = rest.find(|c: char| !c.is_ascii_alphabetic())?;
+        let digits_end = rest[letters..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |i| letters + i);
+        if letters == 0 || digits_end == letters {
+            return None;
+        }
+        cells.push(&rest[..digits_end]);
+        rest = &rest[digits_end..];
+    }
+    (!cells.is_empty()).then_some(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(text: &str, variant: Variant) -> Atoms {
+        Atoms::new(8, 11, variant).from_position_text(text).unwrap()
+    }
+
+    fn legal_texts(g: &Atoms) -> Vec<String> {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let mut texts: Vec<String> = moves.iter().map(|&m| g.format_move(m)).collect();
+        texts.sort();
+        texts
+    }
+
+    fn play(g: &mut Atoms, text: &str) {
+        let mv = g.parse_move(text).unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert!(
+            moves.contains(&mv),
+            "{text} should be legal in {}",
+            g.position_text()
+        );
+        g.make(mv);
+    }
+
+    #[test]
+    fn first_drop_anywhere_then_exactly_one_neighbour() {
+        let mut g = Atoms::new(8, 11, Variant::Standard);
+        assert_eq!(legal_texts(&g).len(), 64);
+        play(&mut g, "d4");
+        // Exactly the 8 neighbours of d4.
+        assert_eq!(
+            legal_texts(&g),
+            vec!["c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5"]
+        );
+        play(&mut g, "e4");
+        // d5 and e5 now touch two atoms; f-file and c-file cells touch one.
+        let legal = legal_texts(&g);
+        assert!(!legal.contains(&"d5".to_string()));
+        assert!(legal.contains(&"c5".to_string()));
+        assert!(legal.contains(&"f5".to_string()));
+    }
+
+    #[test]
+    fn valence_excludes_the_origin() {
+        // White d3 touches black e3 and e4: valence 2. d3->d4 still touches
+        // e3 and e4 (2, the old cell d3 not counted), so it is legal.
+        let g = position("8/8/8/8/4b3/3wb3/8/8 w 0 0 0", Variant::Standard);
+        let legal = legal_texts(&g);
+        assert!(legal.contains(&"d3d4".to_string()));
+        // d3->c3 would touch nothing: valence 0, illegal in standard.
+        assert!(!legal.contains(&"d3c3".to_string()));
+        // d3->d2 touches only e3: valence 1, illegal.
+        assert!(!legal.contains(&"d3d2".to_string()));
+        // Radioactive: the move to c3 is a legal suicide.
+        let g = position("8/8/8/8/4b3/3wb3/8/8 w 0 0 0", Variant::Radioactive);
+        assert!(legal_texts(&g).contains(&"d3c3".to_string()));
+    }
+
+    #[test]
+    fn removal_is_simultaneous() {
+        // White a1 b1, black c1. Black's radioactive suicide c1d2 leaves every
+        // atom without an enemy: all three go at once and the board is empty,
+        // so White (to move, nothing left) has lost.
+        let mut g = position("8/8/8/8/8/8/8/wwb5 b 0 0 0", Variant::Radioactive);
+        play(&mut g, "c1d2");
+        assert_eq!(g.position_text(), "8/8/8/8/8/8/8/8 w 0 0 0");
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P2)));
+    }
+
+    #[test]
+    fn isotopes_slide_over_empty_cells() {
+        // White a1 and a5, black b1 and a4.
+        let text = "8/8/8/w7/b7/8/8/wb6 w 0 0 0";
+        let standard = legal_texts(&position(text, Variant::Standard));
+        assert_eq!(standard, vec!["a1a2", "a1b2", "a5b4", "a5b5"]);
+        // Sliding adds a1a3: two steps away, a3 touches only a4 (valence 1).
+        let isotopes = legal_texts(&position(text, Variant::Isotopes));
+        assert_eq!(isotopes, vec!["a1a2", "a1a3", "a1b2", "a5b4", "a5b5"]);
+    }
+
+    #[test]
+    fn last_drop_runs_one_removal() {
+        let mut g = Atoms::new(6, 2, Variant::Standard);
+        for m in ["c3", "d3", "b2", "e2"] {
+            play(&mut g, m);
+        }
+        // c3 w touches d3 b; b2 w touches c3 only (friend): unstable; e2 b
+        // touches d3 only (friend): unstable. Both removed after the last drop.
+        assert_eq!(g.position_text(), "6/6/6/2wb2/6/6 w 0 0 0");
+    }
+
+    #[test]
+    fn threefold_repetition_is_a_draw() {
+        let mut g = position("8/8/8/8/8/8/8/wb6 w 0 0 0", Variant::Standard);
+        for _ in 0..2 {
+            play(&mut g, "a1a2");
+            play(&mut g, "b1b2");
+            play(&mut g, "a2a1");
+            play(&mut g, "b2b1");
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Draw));
+        assert!(legal_texts(&g).is_empty());
+    }
+}

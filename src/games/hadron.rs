@@ -1,0 +1,323 @@
+//! Hadron (Mark Steere, 2022), per `shared/rules/hadron.md`.
+//!
+//! Bitboards: cell = rank * n + file. A placement is legal when the counts of
+//! orthogonal friendly and enemy neighbours are (0,0), (1,1) or (2,2); the
+//! whole legal set is computed at once with bit-sliced neighbour counting.
+
+use super::bitboard::Bits;
+use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
+use super::zobrist::{key, salt};
+use super::{Game, GameRng, Outcome, Seat, random_below};
+
+pub const MIN_SIZE: usize = 3;
+pub const MAX_SIZE: usize = 16;
+pub const DEFAULT_SIZE: usize = 5;
+
+/// Masks that depend only on the board size.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Masks<B> {
+    board: B,
+    not_first_file: B,
+    not_last_file: B,
+}
+
+impl<B: Bits> Masks<B> {
+    fn new(n: usize) -> Self {
+        let mut first = B::ZERO;
+        let mut last = B::ZERO;
+        for rank in 0..n {
+            first |= B::bit(rank * n);
+            last |= B::bit(rank * n + n - 1);
+        }
+        let board = B::first_n(n * n);
+        Masks {
+            board,
+            not_first_file: board & !first,
+            not_last_file: board & !last,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hadron<B: Bits> {
+    n: usize,
+    /// Tiles per seat: [red (p1), blue (p2)].
+    tiles: [B; 2],
+    to_move: Seat,
+    hash: u64,
+    masks: Masks<B>,
+}
+
+fn tile_key(seat: Seat, cell: usize) -> u64 {
+    key(salt::HADRON, (cell * 2 + seat.index()) as u64 + 1)
+}
+
+fn side_key() -> u64 {
+    key(salt::HADRON, 0)
+}
+
+impl<B: Bits> Hadron<B> {
+    /// The empty board of side `n` (which must fit in `B`).
+    pub fn new(n: usize) -> Self {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&n) && n * n <= B::CAPACITY);
+        Hadron {
+            n,
+            tiles: [B::ZERO; 2],
+            to_move: Seat::P1,
+            hash: 0,
+            masks: Masks::new(n),
+        }
+    }
+
+    /// For each cell, whether exactly 0, 1 and 2 of its orthogonal
+    /// neighbours are in `set` (bit-sliced addition of four shifted boards).
+    #[inline]
+    fn neighbour_counts(&self, set: B) -> (B, B, B) {
+        let m = &self.masks;
+        let n = self.n as u32;
+        let east = (set >> 1) & m.not_last_file;
+        let west = (set << 1) & m.not_first_file;
+        let north = set >> n;
+        let south = (set << n) & m.board;
+        let (x1, c1) = (east ^ west, east & west);
+        let (x2, c2) = (north ^ south, north & south);
+        let zero = !(east | west | north | south);
+        let one = (x1 ^ x2) & !(c1 | c2);
+        let two = ((c1 ^ c2) & !(x1 | x2)) | (x1 & x2);
+        (zero, one, two)
+    }
+
+    /// Every cell where the side to move may place.
+    #[inline]
+    pub fn legal_set(&self) -> B {
+        let own = self.tiles[self.to_move.index()];
+        let enemy = self.tiles[self.to_move.other().index()];
+        let empty = self.masks.board & !(own | enemy);
+        let (f0, f1, f2) = self.neighbour_counts(own);
+        let (e0, e1, e2) = self.neighbour_counts(enemy);
+        empty & ((f0 & e0) | (f1 & e1) | (f2 & e2))
+    }
+
+    fn place(&mut self, cell: usize) {
+        let seat = self.to_move;
+        self.tiles[seat.index()] |= B::bit(cell);
+        self.hash ^= tile_key(seat, cell) ^ side_key();
+        self.to_move = seat.other();
+    }
+}
+
+impl<B: Bits> Game for Hadron<B> {
+    type Move = u16;
+    type Undo = Self;
+
+    fn describe(&self) -> String {
+        format!("hadron size={}", self.n)
+    }
+
+    fn side_to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<u16>) {
+        moves.clear();
+        moves.extend(self.legal_set().ones().map(|c| c as u16));
+    }
+
+    fn make(&mut self, mv: u16) -> Self {
+        let before = self.clone();
+        self.place(mv as usize);
+        before
+    }
+
+    fn unmake(&mut self, _mv: u16, undo: Self) {
+        *self = undo;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        // No pass: the player who cannot place loses.
+        self.legal_set()
+            .is_empty()
+            .then_some(Outcome::Win(self.to_move.other()))
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut hash = 0;
+        for seat in [Seat::P1, Seat::P2] {
+            for cell in self.tiles[seat.index()].ones() {
+                hash ^= tile_key(seat, cell);
+            }
+        }
+        if self.to_move == Seat::P2 {
+            hash ^= side_key();
+        }
+        hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u16, String> {
+        parse_cell(text, self.n)
+            .map(|(file, rank)| (rank * self.n + file) as u16)
+            .ok_or_else(|| format!("'{text}' is not a cell of the {0}x{0} board", self.n))
+    }
+
+    fn format_move(&self, mv: u16) -> String {
+        let cell = mv as usize;
+        format_cell(cell % self.n, cell / self.n)
+    }
+
+    fn position_text(&self) -> String {
+        let rows: Vec<Vec<Option<char>>> = (0..self.n)
+            .rev()
+            .map(|rank| {
+                (0..self.n)
+                    .map(|file| self.cell_char(rank * self.n + file))
+                    .collect()
+            })
+            .collect();
+        let side = if self.to_move == Seat::P1 { 'r' } else { 'b' };
+        format!("{} {}", encode_rows(&rows), side)
+    }
+
+    fn from_position_text(&self, text: &str) -> Result<Self, String> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [board, side] = fields[..] else {
+            return Err("hadron position text is '<ranks> <r|b>'".into());
+        };
+        let rows = decode_rows(board)?;
+        let n = rows.len();
+        if !(MIN_SIZE..=MAX_SIZE).contains(&n) || n * n > B::CAPACITY {
+            return Err(format!("hadron board side {n} is not one of 3..16"));
+        }
+        let mut game = Hadron::<B>::new(n);
+        for (i, row) in rows.iter().enumerate() {
+            if row.len() != n {
+                return Err(format!("rank {} has {} cells, not {n}", n - i, row.len()));
+            }
+            let rank = n - 1 - i;
+            for (file, cell) in row.iter().enumerate() {
+                let seat = match cell {
+                    None => continue,
+                    Some('r') => Seat::P1,
+                    Some('b') => Seat::P2,
+                    Some(c) => return Err(format!("unknown hadron piece '{c}' (r or b)")),
+                };
+                game.tiles[seat.index()] |= B::bit(rank * n + file);
+            }
+        }
+        game.to_move = match side.to_ascii_lowercase().as_str() {
+            "r" => Seat::P1,
+            "b" => Seat::P2,
+            _ => return Err(format!("side to move '{side}' is not r or b")),
+        };
+        game.hash = game.hash_from_scratch();
+        Ok(game)
+    }
+
+    fn render(&self) -> String {
+        render_board(self.n, |file, rank| {
+            self.cell_char(rank * self.n + file).unwrap_or('.')
+        })
+    }
+
+    /// Mobility: Hadron is won by the last player able to place.
+    fn evaluate(&self) -> i32 {
+        let mine = self.legal_set().count() as i32;
+        let mut other = self.clone();
+        other.to_move = self.to_move.other();
+        let theirs = other.legal_set().count() as i32;
+        (mine - theirs) * 20
+    }
+
+    #[inline]
+    fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {
+        let legal = self.legal_set();
+        let count = legal.count();
+        if count == 0 {
+            return None;
+        }
+        Some(legal.select(random_below(rng, count as usize) as u32) as u16)
+    }
+
+    #[inline]
+    fn play(&mut self, mv: u16) {
+        self.place(mv as usize);
+    }
+}
+
+impl<B: Bits> Hadron<B> {
+    fn cell_char(&self, cell: usize) -> Option<char> {
+        if self.tiles[0].test(cell) {
+            Some('r')
+        } else if self.tiles[1].test(cell) {
+            Some('b')
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(moves: &[&str]) -> Hadron<u64> {
+        let mut g = Hadron::<u64>::new(5);
+        for m in moves {
+            let mv = g.parse_move(m).unwrap();
+            let mut legal = Vec::new();
+            g.legal_moves(&mut legal);
+            assert!(legal.contains(&mv), "{m} should be legal");
+            g.make(mv);
+        }
+        g
+    }
+
+    fn legal(g: &Hadron<u64>, m: &str) -> bool {
+        let mut legal = Vec::new();
+        g.legal_moves(&mut legal);
+        legal.contains(&g.parse_move(m).unwrap())
+    }
+
+    #[test]
+    fn adjacency_rules() {
+        // Red c3, Blue d3 (beside it: f=0 e=1 is illegal, so blue goes far).
+        let g = after(&["c3"]);
+        assert!(!legal(&g, "d3"), "(0 friendly, 1 enemy) is illegal");
+        assert!(legal(&g, "e5"));
+        let g = after(&["c3", "a1"]);
+        // Red next to its own c3 only: (1, 0) is illegal.
+        assert!(!legal(&g, "c4"));
+        let g = after(&["c3", "e3", "a3"]);
+        // Blue d3: friendly e3, enemy c3 -> (1,1) legal.
+        assert!(legal(&g, "d3"));
+    }
+
+    #[test]
+    fn exactly_one_of_each_or_two_of_each() {
+        let at = |text: &str| Hadron::<u64>::new(5).from_position_text(text).unwrap();
+        // b3 for red: a3 and c3 blue, b2 red -> (1, 2) is illegal.
+        assert!(!legal(&at("5/5/b1b2/1r3/5 r"), "b3"));
+        // b3 for red: a3 and c3 red, b2 blue -> (2, 1) is illegal.
+        assert!(!legal(&at("5/5/r1r2/1b3/5 r"), "b3"));
+        // b3 for red: a3 red, b2 blue -> (1, 1) is legal.
+        assert!(legal(&at("5/5/r4/1b3/5 r"), "b3"));
+        // b3 for red: a3, c3 red; b2, b4 blue -> (2, 2) is legal.
+        assert!(legal(&at("5/1b3/r1r2/1b3/5 r"), "b3"));
+        // b3 for red: a3, c3, b4 red; b2 blue -> (3, 1) is illegal.
+        assert!(!legal(&at("5/1r3/r1r2/1b3/5 r"), "b3"));
+        // Diagonal tiles do not count: a1 beside only diagonal b2 is isolated.
+        assert!(legal(&at("5/5/5/1b3/5 r"), "a1"));
+    }
+
+    #[test]
+    fn no_legal_placement_loses() {
+        let g = Hadron::<u64>::new(3)
+            .from_position_text("rbr/b1b/rbr r")
+            .unwrap();
+        // b2 has 4 blue neighbours: illegal for red, so red has lost.
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P2)));
+    }
+}

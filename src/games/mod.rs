@@ -1,0 +1,195 @@
+//! The games and the one trait every game implements.
+//!
+//! A game is a position type: it knows its rules, its move and position text,
+//! its Zobrist hash and a static evaluation, and nothing about I/O or search.
+//! Searchers and the protocol only ever talk to [`Game`].
+
+pub mod atoms;
+pub mod bitboard;
+pub mod hadron;
+pub mod hexhex;
+pub mod square;
+pub mod zobrist;
+
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The random number generator used by playouts and searchers.
+pub type GameRng = Xoshiro256PlusPlus;
+
+/// A uniformly random index below `n` (n > 0), by multiply-high: no division.
+#[inline]
+pub fn random_below(rng: &mut GameRng, n: usize) -> usize {
+    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
+}
+
+/// A seat at the table: `P1` moves first in the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Seat {
+    P1 = 0,
+    P2 = 1,
+}
+
+impl Seat {
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::P1 => Seat::P2,
+            Seat::P2 => Seat::P1,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Seat::P1 => "p1",
+            Seat::P2 => "p2",
+        }
+    }
+}
+
+/// How a finished game ended, per seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Seat),
+    Draw,
+}
+
+impl Outcome {
+    /// 1 for a win, 0.5 for a draw, 0 for a loss, seen from `seat`.
+    #[inline]
+    pub fn reward_for(self, seat: Seat) -> f32 {
+        match self {
+            Outcome::Win(winner) if winner == seat => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+
+    /// The UGI word: `p1win`, `p2win` or `draw`.
+    pub fn ugi_word(self) -> &'static str {
+        match self {
+            Outcome::Win(Seat::P1) => "p1win",
+            Outcome::Win(Seat::P2) => "p2win",
+            Outcome::Draw => "draw",
+        }
+    }
+}
+
+/// A move that packs into 32 bits (transposition tables store it so).
+pub trait CompactMove: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
+    fn pack(self) -> u32;
+    fn unpack(bits: u32) -> Self;
+}
+
+impl CompactMove for u16 {
+    #[inline]
+    fn pack(self) -> u32 {
+        self as u32
+    }
+    #[inline]
+    fn unpack(bits: u32) -> Self {
+        bits as u16
+    }
+}
+
+impl CompactMove for u32 {
+    #[inline]
+    fn pack(self) -> u32 {
+        self
+    }
+    #[inline]
+    fn unpack(bits: u32) -> Self {
+        bits
+    }
+}
+
+/// The rules of one game, as one position type.
+///
+/// Conventions every implementation follows:
+/// - `legal_moves` clears the buffer and fills it; it is empty exactly when
+///   the game is over (a forced pass is a legal move, not an empty list);
+/// - `outcome` is `Some` exactly when the game is over (it may be slower
+///   than `legal_moves`; searchers call it only at terminal positions);
+/// - `make` followed by `unmake` restores the position exactly;
+/// - `hash` is maintained incrementally and always equals `hash_from_scratch`;
+/// - `evaluate` scores the position for the side to move (about 100 per
+///   "unit" of advantage; it never returns values near the mate range).
+pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
+    type Move: CompactMove;
+    /// What `unmake` needs to take a move back.
+    type Undo;
+
+    /// The game and its parameters, e.g. `hadron size=5`.
+    fn describe(&self) -> String;
+    fn side_to_move(&self) -> Seat;
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+    fn make(&mut self, mv: Self::Move) -> Self::Undo;
+    fn unmake(&mut self, mv: Self::Move, undo: Self::Undo);
+    fn outcome(&self) -> Option<Outcome>;
+    fn hash(&self) -> u64;
+    fn hash_from_scratch(&self) -> u64;
+
+    /// Reads a move in this game's notation (case-insensitive). Only the
+    /// syntax and the board's bounds are checked here, not legality.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// The canonical text of a move.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// The position text (round-trips through `from_position_text`).
+    fn position_text(&self) -> String;
+    /// A position of this game (same variant) read from its text. The board
+    /// size comes from the text and must be one `self`'s type can hold.
+    fn from_position_text(&self, text: &str) -> Result<Self, String>;
+    /// The board drawn as text, with coordinates.
+    fn render(&self) -> String;
+
+    fn evaluate(&self) -> i32;
+
+    /// A rough number of moves the side to move still has to play (time
+    /// management divides the clock by it).
+    fn moves_left_estimate(&self) -> u32 {
+        30
+    }
+
+    /// A uniformly random legal move (`None` when the game is over). Games
+    /// override this when they can pick without listing every move.
+    fn random_move(&self, rng: &mut GameRng, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.legal_moves(scratch);
+        if scratch.is_empty() {
+            None
+        } else {
+            Some(scratch[random_below(rng, scratch.len())])
+        }
+    }
+
+    /// Plays a move that will never be taken back (playouts). Games override
+    /// this when skipping the undo record is faster.
+    fn play(&mut self, mv: Self::Move) {
+        let _ = self.make(mv);
+    }
+
+    /// Plays uniformly random moves to the end of the game.
+    fn random_playout(&mut self, rng: &mut GameRng, scratch: &mut Vec<Self::Move>) -> Outcome {
+        while let Some(mv) = self.random_move(rng, scratch) {
+            self.play(mv);
+        }
+        self.outcome()
+            .expect("a position without legal moves is terminal")
+    }
+}
+
+/// Splits move text like `R@c3` into its upper-cased piece letter and the rest.
+pub fn split_drop(text: &str) -> Option<(char, &str)> {
+    let (piece, cell) = text.split_once('@')?;
+    let mut chars = piece.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    if chars.next().is_some() {
+        return None;
+    }
+    Some((letter, cell))
+}

@@ -1,0 +1,216 @@
+//! The game registry: a name plus parameters (`size`, `variant`, `stones`)
+//! make a [`Session`]. Adding a game is one file under `games/` and one
+//! entry in [`GAMES`].
+
+use crate::games::atoms::{self, Atoms};
+use crate::games::bitboard::Wide;
+use crate::games::hadron::{self, Hadron};
+use crate::session::{GameSession, Session};
+
+/// What the user asked for. Zero size/stones and an empty variant mean the
+/// game's default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    pub game: String,
+    pub size: usize,
+    pub variant: String,
+    pub stones: usize,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            game: DEFAULT_GAME.to_string(),
+            size: 0,
+            variant: String::new(),
+            stones: 0,
+        }
+    }
+}
+
+pub const DEFAULT_GAME: &str = "hadron";
+
+/// One registered game.
+pub struct GameEntry {
+    pub name: &'static str,
+    /// Smallest, largest and default board size.
+    pub sizes: (usize, usize, usize),
+    /// Variant names; the first is the default.
+    pub variants: &'static [&'static str],
+    /// Smallest, largest and default stones per player, where the game has them.
+    pub stones: Option<(usize, usize, usize)>,
+    /// The board size a position text describes, if it reads as one.
+    pub size_of_text: fn(&str) -> Option<usize>,
+    /// Makes the session of a resolved configuration.
+    build: fn(&GameConfig) -> Box<dyn Session>,
+}
+
+pub const GAMES: &[GameEntry] = &[
+    GameEntry {
+        name: "hadron",
+        sizes: (hadron::MIN_SIZE, hadron::MAX_SIZE, hadron::DEFAULT_SIZE),
+        variants: &["standard"],
+        stones: None,
+        size_of_text: square_size_of_text,
+        build: build_hadron,
+    },
+    GameEntry {
+        name: "atoms",
+        sizes: (atoms::MIN_SIZE, atoms::MAX_SIZE, atoms::DEFAULT_SIZE),
+        variants: &atoms::Variant::NAMES,
+        stones: Some((atoms::MIN_STONES, atoms::MAX_STONES, atoms::DEFAULT_STONES)),
+        size_of_text: square_size_of_text,
+        build: build_atoms,
+    },
+];
+
+/// The names of every registered game.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}
+
+pub fn find(name: &str) -> Result<&'static GameEntry, String> {
+    GAMES
+        .iter()
+        .find(|g| g.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| format!("unknown game '{name}' (games: {})", names().join(", ")))
+}
+
+/// Fills in defaults and checks every parameter against the game's ranges.
+pub fn resolve(config: &GameConfig) -> Result<GameConfig, String> {
+    let entry = find(&config.game)?;
+    let (min, max, default) = entry.sizes;
+    let size = if config.size == 0 {
+        default
+    } else {
+        config.size
+    };
+    if !(min..=max).contains(&size) {
+        return Err(format!(
+            "{}: size {size} is out of range {min}..{max}",
+            entry.name
+        ));
+    }
+    let variant = if config.variant.is_empty() {
+        entry.variants[0].to_string()
+    } else {
+        config.variant.to_ascii_lowercase()
+    };
+    if !entry.variants.contains(&variant.as_str()) {
+        return Err(format!(
+            "{}: unknown variant '{variant}' (variants: {})",
+            entry.name,
+            entry.variants.join(", ")
+        ));
+    }
+    let stones = match entry.stones {
+        None => 0,
+        Some((min, max, default)) => {
+            let stones = if config.stones == 0 {
+                default
+            } else {
+                config.stones
+            };
+            if !(min..=max).contains(&stones) {
+                return Err(format!(
+                    "{}: stones {stones} is out of range {min}..{max}",
+                    entry.name
+                ));
+            }
+            stones
+        }
+    };
+    Ok(GameConfig {
+        game: entry.name.to_string(),
+        size,
+        variant,
+        stones,
+    })
+}
+
+/// A new session at the start position of the configured game.
+pub fn create(config: &GameConfig) -> Result<Box<dyn Session>, String> {
+    let resolved = resolve(config)?;
+    Ok((find(&resolved.game)?.build)(&resolved))
+}
+
+/// The configuration a position text asks for: `config` with the size the
+/// text describes (a position text decides its own board size).
+pub fn config_for_text(config: &GameConfig, text: &str) -> GameConfig {
+    let mut wanted = config.clone();
+    if let Ok(entry) = find(&config.game)
+        && let Some(size) = (entry.size_of_text)(text)
+    {
+        wanted.size = size;
+    }
+    wanted
+}
+
+/// Square boards: the number of `/`-separated ranks in the first field.
+fn square_size_of_text(text: &str) -> Option<usize> {
+    text.split_whitespace()
+        .next()
+        .map(|board| board.split('/').count())
+}
+
+fn build_hadron(config: &GameConfig) -> Box<dyn Session> {
+    let n = config.size;
+    let c = config.clone();
+    match n * n {
+        0..=64 => GameSession::boxed(c, Hadron::<u64>::new(n)),
+        65..=128 => GameSession::boxed(c, Hadron::<u128>::new(n)),
+        _ => GameSession::boxed(c, Hadron::<Wide<4>>::new(n)),
+    }
+}
+
+fn build_atoms(config: &GameConfig) -> Box<dyn Session> {
+    let variant = atoms::Variant::parse(&config.variant).expect("resolved variant");
+    GameSession::boxed(
+        config.clone(),
+        Atoms::new(config.size, config.stones, variant),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(game: &str, size: usize, variant: &str, stones: usize) -> GameConfig {
+        GameConfig {
+            game: game.into(),
+            size,
+            variant: variant.into(),
+            stones,
+        }
+    }
+
+    #[test]
+    fn defaults_and_ranges() {
+        let c = resolve(&config("HADRON", 0, "", 0)).unwrap();
+        assert_eq!(c, config("hadron", 5, "standard", 0));
+        assert!(resolve(&config("hadron", 17, "", 0)).is_err());
+        assert!(resolve(&config("hadron", 2, "", 0)).is_err());
+        assert!(resolve(&config("hadron", 5, "short", 0)).is_err());
+        assert!(
+            resolve(&config("chess", 0, "", 0))
+                .unwrap_err()
+                .contains("unknown game")
+        );
+        let a = resolve(&config("atoms", 0, "Isotopes", 0)).unwrap();
+        assert_eq!(a, config("atoms", 8, "isotopes", 11));
+        assert!(resolve(&config("atoms", 8, "", 21)).is_err());
+        assert!(resolve(&config("atoms", 13, "", 0)).is_err());
+    }
+
+    #[test]
+    fn every_size_builds() {
+        for entry in GAMES {
+            for size in entry.sizes.0..=entry.sizes.1 {
+                let session = create(&config(entry.name, size, "", 0)).unwrap();
+                assert_eq!(session.config().size, size);
+                assert!(session.outcome().is_none());
+                assert!(!session.legal_moves().is_empty());
+            }
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! Searchers that work over any [`Game`]: MCTS and alpha-beta, with the
+//! limits, time management and reporting they share. Nothing in here knows
+//! a particular game.
+
+pub mod alphabeta;
+pub mod mcts;
+pub mod time;
+pub mod tt;
+
+use crate::games::{Game, GameRng, Seat, random_below};
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Which searcher answers `go`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Per game, the configuration that measured strongest.
+    Auto,
+    Mcts,
+    AlphaBeta,
+    /// The fixed baseline: UCB1 (c = sqrt 2), uniform random playouts,
+    /// robust child, no reuse, no solver, one thread.
+    UctPlain,
+    /// A uniformly random legal move.
+    Random,
+}
+
+impl Algorithm {
+    pub const NAMES: [&'static str; 5] = ["auto", "mcts", "alphabeta", "uct-plain", "random"];
+
+    pub fn parse(name: &str) -> Option<Algorithm> {
+        match name.to_ascii_lowercase().as_str() {
+            "auto" => Some(Algorithm::Auto),
+            "mcts" => Some(Algorithm::Mcts),
+            "alphabeta" | "alpha-beta" | "ab" => Some(Algorithm::AlphaBeta),
+            "uct-plain" | "uct" => Some(Algorithm::UctPlain),
+            "random" => Some(Algorithm::Random),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// Engine-wide settings that shape a search (from the UGI options).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchSettings {
+    pub algorithm: Algorithm,
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub seed: u64,
+    /// Milliseconds kept back from every clock-based budget for I/O lag.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            algorithm: Algorithm::Auto,
+            threads: 1,
+            hash_mb: 64,
+            seed: 0,
+            move_overhead_ms: 20,
+        }
+    }
+}
+
+/// The limits of one `go`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Remaining clock time per seat, milliseconds.
+    pub time: [Option<u64>; 2],
+    /// Increment per seat, milliseconds.
+    pub inc: [u64; 2],
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// Whether anything but `stop` ends the search.
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite
+            && (self.time.iter().any(Option::is_some)
+                || self.movetime.is_some()
+                || self.depth.is_some()
+                || self.nodes.is_some())
+    }
+
+    /// Whether the search is bounded by time (where a forced move may be
+    /// answered at once).
+    pub fn is_timed(&self) -> bool {
+        !self.infinite
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && (self.movetime.is_some() || self.time.iter().any(Option::is_some))
+    }
+}
+
+/// A score from the side to move's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawn-like units (MCTS maps its win rate onto this scale).
+    Cp(i32),
+    /// A proven result: win in N moves (N > 0) or loss in -N moves.
+    Mate(i32),
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// One `info` line's worth of search progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub pv: Vec<String>,
+    /// Permille of the hash in use, where known.
+    pub hashfull: Option<u32>,
+}
+
+impl Info {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+
+    /// The UGI `info` line.
+    pub fn to_line(&self) -> String {
+        let mut line = format!(
+            "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+            self.depth,
+            self.seldepth,
+            self.score,
+            self.nodes,
+            self.nps(),
+            self.time_ms
+        );
+        if let Some(full) = self.hashfull {
+            line.push_str(&format!(" hashfull {full}"));
+        }
+        if !self.pv.is_empty() {
+            line.push_str(" pv ");
+            line.push_str(&self.pv.join(" "));
+        }
+        line
+    }
+}
+
+/// What a finished search hands back.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: M,
+    pub info: Info,
+}
+
+/// The run-time context of one search: clock, stop flag and reporting.
+pub struct Context<'a> {
+    pub start: Instant,
+    pub stop: &'a AtomicBool,
+    pub report: &'a mut (dyn FnMut(&Info) + Send),
+}
+
+impl Context<'_> {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+}
+
+/// The searchers of one game and what they keep between moves (the MCTS
+/// tree for reuse, the transposition table).
+pub struct Searcher<G: Game> {
+    mcts: mcts::Mcts<G>,
+    alphabeta: alphabeta::AlphaBeta<G>,
+}
+
+impl<G: Game> Default for Searcher<G> {
+    fn default() -> Self {
+        Searcher {
+            mcts: mcts::Mcts::new(),
+            alphabeta: alphabeta::AlphaBeta::new(),
+        }
+    }
+}
+
+impl<G: Game> Searcher<G> {
+    /// Allocates (or resizes) search memory; called after the first `isready`.
+    pub fn prepare(&mut self, settings: &SearchSettings) {
+        self.mcts.prepare(settings);
+        self.alphabeta.prepare(settings);
+    }
+
+    /// Forgets everything learned in earlier searches.
+    pub fn clear(&mut self) {
+        self.mcts.clear();
+        self.alphabeta.clear();
+    }
+
+    /// Searches `root` (which must not be terminal) within `limits`.
+    pub fn search(
+        &mut self,
+        root: &G,
+        settings: &SearchSettings,
+        limits: &Limits,
+        ctx: &mut Context,
+    ) -> SearchResult<G::Move> {
+        let algorithm = match settings.algorithm {
+            Algorithm::Auto => default_algorithm(root),
+            other => other,
+        };
+        match algorithm {
+            Algorithm::Random => random_move(root, settings, ctx),
+            Algorithm::AlphaBeta => self.alphabeta.search(root, settings, limits, ctx),
+            Algorithm::UctPlain => {
+                self.mcts
+                    .search(root, &mcts::MctsConfig::plain(), settings, limits, ctx)
+            }
+            Algorithm::Mcts | Algorithm::Auto => {
+                self.mcts
+                    .search(root, &mcts::MctsConfig::tuned(), settings, limits, ctx)
+            }
+        }
+    }
+}
+
+/// The searcher `auto` picks for a game.
+fn default_algorithm<G: Game>(_root: &G) -> Algorithm {
+    Algorithm::Mcts
+}
+
+fn random_move<G: Game>(
+    root: &G,
+    settings: &SearchSettings,
+    ctx: &mut Context,
+) -> SearchResult<G::Move> {
+    let mut rng = GameRng::seed_from_u64(settings.seed ^ root.hash());
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    let best = moves[random_below(&mut rng, moves.len())];
+    let info = Info {
+        depth: 1,
+        seldepth: 1,
+        score: Score::Cp(0),
+        nodes: 1,
+        time_ms: ctx.elapsed_ms(),
+        pv: vec![root.format_move(best)],
+        hashfull: None,
+    };
+    (ctx.report)(&info);
+    SearchResult { best, info }
+}
+
+/// Maps a win probability (for the side to move) onto the centipawn scale.
+pub fn win_rate_to_cp(p: f64) -> i32 {
+    let p = p.clamp(0.001, 0.999);
+    (400.0 * (p / (1.0 - p)).log10()).round() as i32
+}
+
+/// The reward of `outcome` for `seat` (re-exported for searchers).
+pub fn seat_reward(outcome: crate::games::Outcome, seat: Seat) -> f32 {
+    outcome.reward_for(seat)
+}
