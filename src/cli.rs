@@ -71,6 +71,17 @@ pub enum Command {
     },
     /// A fixed, deterministic workload over every game; prints `<N> nodes <M> nps`.
     Bench,
+    /// Checks the rules' internal consistency over random games of the
+    /// chosen game (or of every game and size with --all).
+    Selfcheck {
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Every registered game, size and variant.
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -104,6 +115,29 @@ pub fn run(cli: Cli) -> Result<()> {
                 )
             });
             println!("{} nodes {} nps", total.nodes, total.per_second());
+            Ok(())
+        }
+        Command::Selfcheck { games, seed, all } => {
+            let configs = if all {
+                registry::all_configs()
+            } else {
+                vec![cli.game.config()]
+            };
+            for config in configs {
+                let session = registry::create(&config).map_err(|e| anyhow!(e))?;
+                let start = Instant::now();
+                let coverage = session
+                    .self_check(games, 10_000, seed)
+                    .map_err(|e| anyhow!(e))?;
+                println!(
+                    "{}: ok, {} games, {} positions, {} finished, {} ms",
+                    session.describe(),
+                    coverage.games,
+                    coverage.positions,
+                    coverage.finished,
+                    start.elapsed().as_millis()
+                );
+            }
             Ok(())
         }
     }

@@ -12,4 +12,5 @@ pub mod perft;
 pub mod protocol;
 pub mod registry;
 pub mod search;
+pub mod selfcheck;
 pub mod session;

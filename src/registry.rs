@@ -76,6 +76,24 @@ pub fn find(name: &str) -> Result<&'static GameEntry, String> {
         .ok_or_else(|| format!("unknown game '{name}' (games: {})", names().join(", ")))
 }
 
+/// Every registered game at every size and variant (default stones).
+pub fn all_configs() -> Vec<GameConfig> {
+    let mut configs = Vec::new();
+    for entry in GAMES {
+        for size in entry.sizes.0..=entry.sizes.1 {
+            for variant in entry.variants {
+                configs.push(GameConfig {
+                    game: entry.name.to_string(),
+                    size,
+                    variant: variant.to_string(),
+                    stones: 0,
+                });
+            }
+        }
+    }
+    configs
+}
+
 /// Fills in defaults and checks every parameter against the game's ranges.
 pub fn resolve(config: &GameConfig) -> Result<GameConfig, String> {
     let entry = find(&config.game)?;

@@ -7,6 +7,7 @@ use crate::games::{Game, GameRng, Outcome, Seat};
 use crate::perft;
 use crate::registry::GameConfig;
 use crate::search::{Context, Info, Limits, SearchSettings, Searcher};
+use crate::selfcheck::{self, Coverage};
 use rand::SeedableRng;
 
 /// Totals of a batch of random playouts (the bench and speed reports).
@@ -56,6 +57,9 @@ pub trait Session: Send {
     ) -> Option<(String, Info)>;
     /// Plays `count` uniformly random games from the current position.
     fn random_playouts(&self, count: u64, seed: u64) -> PlayoutStats;
+    /// Runs the generic consistency check over `games` random games from
+    /// the current position.
+    fn self_check(&self, games: u64, max_plies: usize, seed: u64) -> Result<Coverage, String>;
     /// A copy of the game so far, with a fresh searcher (answers queries
     /// while this one searches).
     fn fork(&self) -> Box<dyn Session>;
@@ -116,7 +120,7 @@ impl<G: Game> Session for GameSession<G> {
             None => self.initial.clone(),
             Some(text) => self
                 .initial
-                .from_position_text(text)
+                .read_position(text)
                 .map_err(|e| format!("bad position text: {e}"))?,
         };
         self.base = base.clone();
@@ -239,6 +243,10 @@ impl<G: Game> Session for GameSession<G> {
             stats.games += 1;
         }
         stats
+    }
+
+    fn self_check(&self, games: u64, max_plies: usize, seed: u64) -> Result<Coverage, String> {
+        selfcheck::check(&self.current, games, max_plies, seed)
     }
 
     fn fork(&self) -> Box<dyn Session> {

@@ -440,7 +440,7 @@ impl Game for Atoms {
         )
     }
 
-    fn from_position_text(&self, text: &str) -> Result<Atoms, String> {
+    fn read_position(&self, text: &str) -> Result<Atoms, String> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [board, side, white_hand, black_hand, quiet] = fields[..] else {
             return Err("atoms position text is '<ranks> <w|b> <white in hand> <black in hand> <moves without removal>'".into());
@@ -473,7 +473,7 @@ impl Game for Atoms {
                     Some('b') => Seat::P2,
                     Some(c) => return Err(format!("unknown atoms piece '{c}' (w or b)")),
                 };
-                if game.piece_count[seat.index()] as usize + hands[seat.index()] >= MAX_STONES + 1 {
+                if game.piece_count[seat.index()] as usize + hands[seat.index()] > MAX_STONES {
                     return Err(format!("more than {MAX_STONES} atoms of one colour"));
                 }
                 game.add_atom(seat, game.cell_of(file, n - 1 - i));
@@ -546,7 +546,7 @@ mod tests {
     use super::*;
 
     fn position(text: &str, variant: Variant) -> Atoms {
-        Atoms::new(8, 11, variant).from_position_text(text).unwrap()
+        Atoms::new(8, 11, variant).read_position(text).unwrap()
     }
 
     fn legal_texts(g: &Atoms) -> Vec<String> {

@@ -164,30 +164,29 @@ impl<const N: usize> Debug for Wide<N> {
 }
 
 macro_rules! wide_binary_op {
-    ($op:ident, $method:ident, $assign:ident, $assign_method:ident, $sym:tt) => {
-        impl<const N: usize> $op for Wide<N> {
-            type Output = Self;
-            #[inline]
-            fn $method(self, rhs: Self) -> Self {
-                let mut out = self.0;
-                for (o, r) in out.iter_mut().zip(rhs.0) {
-                    *o = *o $sym r;
-                }
-                Wide(out)
-            }
-        }
+    ($op:ident, $method:ident, $assign:ident, $assign_method:ident) => {
         impl<const N: usize> $assign for Wide<N> {
             #[inline]
             fn $assign_method(&mut self, rhs: Self) {
-                *self = *self $sym rhs;
+                for (word, r) in self.0.iter_mut().zip(rhs.0) {
+                    $assign::$assign_method(word, r);
+                }
+            }
+        }
+        impl<const N: usize> $op for Wide<N> {
+            type Output = Self;
+            #[inline]
+            fn $method(mut self, rhs: Self) -> Self {
+                $assign::$assign_method(&mut self, rhs);
+                self
             }
         }
     };
 }
 
-wide_binary_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-wide_binary_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-wide_binary_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+wide_binary_op!(BitAnd, bitand, BitAndAssign, bitand_assign);
+wide_binary_op!(BitOr, bitor, BitOrAssign, bitor_assign);
+wide_binary_op!(BitXor, bitxor, BitXorAssign, bitxor_assign);
 
 impl<const N: usize> Not for Wide<N> {
     type Output = Self;

@@ -181,7 +181,7 @@ impl<B: Bits> Game for Hadron<B> {
         format!("{} {}", encode_rows(&rows), side)
     }
 
-    fn from_position_text(&self, text: &str) -> Result<Self, String> {
+    fn read_position(&self, text: &str) -> Result<Self, String> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [board, side] = fields[..] else {
             return Err("hadron position text is '<ranks> <r|b>'".into());
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn exactly_one_of_each_or_two_of_each() {
-        let at = |text: &str| Hadron::<u64>::new(5).from_position_text(text).unwrap();
+        let at = |text: &str| Hadron::<u64>::new(5).read_position(text).unwrap();
         // b3 for red: a3 and c3 blue, b2 red -> (1, 2) is illegal.
         assert!(!legal(&at("5/5/b1b2/1r3/5 r"), "b3"));
         // b3 for red: a3 and c3 red, b2 blue -> (2, 1) is illegal.
@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn no_legal_placement_loses() {
         let g = Hadron::<u64>::new(3)
-            .from_position_text("rbr/b1b/rbr r")
+            .read_position("rbr/b1b/rbr r")
             .unwrap();
         // b2 has 4 blue neighbours: illegal for red, so red has lost.
         assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P2)));

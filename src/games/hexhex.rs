@@ -40,7 +40,7 @@ impl HexGrid {
         for r in 0..width as i32 {
             for q in 0..width as i32 {
                 let is_centre = q == n - 1 && r == n - 1;
-                if (q - r).abs() <= n - 1 && !(holed && is_centre) {
+                if (q - r).abs() < n && !(holed && is_centre) {
                     index[q as usize * width + r as usize] = coords.len() as u16;
                     coords.push((q, r));
                 }

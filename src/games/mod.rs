@@ -140,11 +140,11 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// The canonical text of a move.
     fn format_move(&self, mv: Self::Move) -> String;
 
-    /// The position text (round-trips through `from_position_text`).
+    /// The position text (round-trips through `read_position`).
     fn position_text(&self) -> String;
     /// A position of this game (same variant) read from its text. The board
     /// size comes from the text and must be one `self`'s type can hold.
-    fn from_position_text(&self, text: &str) -> Result<Self, String>;
+    fn read_position(&self, text: &str) -> Result<Self, String>;
     /// The board drawn as text, with coordinates.
     fn render(&self) -> String;
 

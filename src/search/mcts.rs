@@ -84,6 +84,13 @@ fn decode(code: u8) -> Outcome {
     }
 }
 
+#[derive(Default)]
+struct Stats {
+    iterations: u64,
+    depth_sum: u64,
+    max_depth: u32,
+}
+
 pub struct Mcts<G: Game> {
     nodes: Vec<Node<G::Move>>,
     capacity: usize,
@@ -143,36 +150,59 @@ impl<G: Game> Mcts<G> {
             root.moves_left_estimate(),
         );
 
-        let mut iterations = 0u64;
-        let mut depth_sum = 0u64;
-        let mut max_depth = 0u32;
-        let mut next_report = Duration::from_secs(1);
+        // A forced move under a clock is answered at once.
         let forced = self.nodes[0].child_count == 1 && limits.is_timed();
-        while !forced {
+        let stats = if forced {
+            Stats::default()
+        } else {
+            self.grow(root, config, limits, &budget, ctx)
+        };
+        let (iterations, depth_sum, max_depth) =
+            (stats.iterations, stats.depth_sum, stats.max_depth);
+        let info = self.info(root, iterations, depth_sum, max_depth, ctx);
+        (ctx.report)(&info);
+        let best = self.nodes[self.best_child(0)].mv;
+        SearchResult { best, info }
+    }
+
+    /// Iterates until a limit is reached, reporting once a second.
+    fn grow(
+        &mut self,
+        root: &G,
+        config: &MctsConfig,
+        limits: &Limits,
+        budget: &Budget,
+        ctx: &mut Context,
+    ) -> Stats {
+        let mut stats = Stats::default();
+        let mut next_report = Duration::from_secs(1);
+        loop {
             let depth = self.iterate(root, config);
-            iterations += 1;
-            depth_sum += depth as u64;
-            max_depth = max_depth.max(depth);
-            if limits.nodes.is_some_and(|n| iterations >= n)
-                || limits.depth.is_some_and(|d| max_depth >= d)
+            stats.iterations += 1;
+            stats.depth_sum += depth as u64;
+            stats.max_depth = stats.max_depth.max(depth);
+            if limits.nodes.is_some_and(|n| stats.iterations >= n)
+                || limits.depth.is_some_and(|d| stats.max_depth >= d)
             {
-                break;
+                return stats;
             }
-            if iterations % 16 == 0 || iterations < 16 {
-                if ctx.stopped() || out_of_time(&budget, ctx) {
-                    break;
+            if stats.iterations.is_multiple_of(16) || stats.iterations < 16 {
+                if ctx.stopped() || out_of_time(budget, ctx) {
+                    return stats;
                 }
                 if ctx.start.elapsed() >= next_report {
-                    let info = self.info(root, iterations, depth_sum, max_depth, ctx);
+                    let info = self.info(
+                        root,
+                        stats.iterations,
+                        stats.depth_sum,
+                        stats.max_depth,
+                        ctx,
+                    );
                     (ctx.report)(&info);
                     next_report += Duration::from_secs(1);
                 }
             }
         }
-        let info = self.info(root, iterations, depth_sum, max_depth, ctx);
-        (ctx.report)(&info);
-        let best = self.nodes[self.best_child(0)].mv;
-        SearchResult { best, info }
     }
 
     /// One selection-expansion-playout-backup pass; returns the depth reached.
