@@ -5,6 +5,7 @@
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
+use crate::search::Profile;
 use crate::session::{GameSession, Session};
 
 /// What the user asked for. Zero size/stones and an empty variant mean the
@@ -41,8 +42,10 @@ pub struct GameEntry {
     pub stones: Option<(usize, usize, usize)>,
     /// The board size a position text describes, if it reads as one.
     pub size_of_text: fn(&str) -> Option<usize>,
+    /// What `Search auto` plays in this game (the strongest measured).
+    pub auto: Profile,
     /// Makes the session of a resolved configuration.
-    build: fn(&GameConfig) -> Box<dyn Session>,
+    build: fn(&GameConfig, Profile) -> Box<dyn Session>,
 }
 
 pub const GAMES: &[GameEntry] = &[
@@ -52,6 +55,7 @@ pub const GAMES: &[GameEntry] = &[
         variants: &["standard"],
         stones: None,
         size_of_text: square_size_of_text,
+        auto: Profile::DEFAULT,
         build: build_hadron,
     },
     GameEntry {
@@ -60,6 +64,7 @@ pub const GAMES: &[GameEntry] = &[
         variants: &atoms::Variant::NAMES,
         stones: Some((atoms::MIN_STONES, atoms::MAX_STONES, atoms::DEFAULT_STONES)),
         size_of_text: square_size_of_text,
+        auto: Profile::DEFAULT,
         build: build_atoms,
     },
 ];
@@ -149,7 +154,8 @@ pub fn resolve(config: &GameConfig) -> Result<GameConfig, String> {
 /// A new session at the start position of the configured game.
 pub fn create(config: &GameConfig) -> Result<Box<dyn Session>, String> {
     let resolved = resolve(config)?;
-    Ok((find(&resolved.game)?.build)(&resolved))
+    let entry = find(&resolved.game)?;
+    Ok((entry.build)(&resolved, entry.auto.clone()))
 }
 
 /// The configuration a position text asks for: `config` with the size the
@@ -171,22 +177,20 @@ fn square_size_of_text(text: &str) -> Option<usize> {
         .map(|board| board.split('/').count())
 }
 
-fn build_hadron(config: &GameConfig) -> Box<dyn Session> {
+fn build_hadron(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
     let n = config.size;
     let c = config.clone();
     match n * n {
-        0..=64 => GameSession::boxed(c, Hadron::<u64>::new(n)),
-        65..=128 => GameSession::boxed(c, Hadron::<u128>::new(n)),
-        _ => GameSession::boxed(c, Hadron::<Wide<4>>::new(n)),
+        0..=64 => GameSession::boxed(c, Hadron::<u64>::new(n), auto),
+        65..=128 => GameSession::boxed(c, Hadron::<u128>::new(n), auto),
+        _ => GameSession::boxed(c, Hadron::<Wide<4>>::new(n), auto),
     }
 }
 
-fn build_atoms(config: &GameConfig) -> Box<dyn Session> {
+fn build_atoms(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
     let variant = atoms::Variant::parse(&config.variant).expect("resolved variant");
-    GameSession::boxed(
-        config.clone(),
-        Atoms::new(config.size, config.stones, variant),
-    )
+    let game = Atoms::new(config.size, config.stones, variant);
+    GameSession::boxed(config.clone(), game, auto)
 }
 
 #[cfg(test)]

@@ -3,10 +3,12 @@
 //! text, without knowing its types. The generic implementation joins a
 //! [`Game`] to its [`Searcher`].
 
+use crate::games::CompactMove;
 use crate::games::{Game, GameRng, Outcome, Seat};
 use crate::perft;
 use crate::registry::GameConfig;
-use crate::search::{Context, Info, Limits, SearchSettings, Searcher};
+use crate::search::mcts::Line;
+use crate::search::{Context, Info, Limits, Profile, SearchSettings, Searcher};
 use crate::selfcheck::{self, Coverage};
 use rand::SeedableRng;
 
@@ -73,23 +75,25 @@ pub struct GameSession<G: Game> {
     base: G,
     current: G,
     moves: Vec<G::Move>,
+    profile: Profile,
     searcher: Searcher<G>,
 }
 
 impl<G: Game> GameSession<G> {
-    pub fn new(config: GameConfig, initial: G) -> Self {
+    pub fn new(config: GameConfig, initial: G, profile: Profile) -> Self {
         GameSession {
             config,
             base: initial.clone(),
             current: initial.clone(),
             initial,
             moves: Vec::new(),
-            searcher: Searcher::default(),
+            searcher: Searcher::new(profile.clone()),
+            profile,
         }
     }
 
-    pub fn boxed(config: GameConfig, initial: G) -> Box<dyn Session> {
-        Box::new(Self::new(config, initial))
+    pub fn boxed(config: GameConfig, initial: G, profile: Profile) -> Box<dyn Session> {
+        Box::new(Self::new(config, initial, profile))
     }
 
     fn legal_move(&self, text: &str) -> Result<G::Move, String> {
@@ -222,7 +226,13 @@ impl<G: Game> Session for GameSession<G> {
         if self.current.outcome().is_some() {
             return None;
         }
-        let result = self.searcher.search(&self.current, settings, limits, ctx);
+        let line = Line {
+            base_key: self.base.hash(),
+            moves: self.moves.iter().map(|m| m.pack()).collect(),
+        };
+        let result = self
+            .searcher
+            .search(&self.current, &line, settings, limits, ctx);
         Some((self.current.format_move(result.best), result.info))
     }
 
@@ -256,7 +266,8 @@ impl<G: Game> Session for GameSession<G> {
             base: self.base.clone(),
             current: self.current.clone(),
             moves: self.moves.clone(),
-            searcher: Searcher::default(),
+            profile: self.profile.clone(),
+            searcher: Searcher::new(self.profile.clone()),
         })
     }
 }

@@ -1,44 +1,71 @@
 //! Alpha-beta: negamax with principal variation search, iterative deepening,
-//! a transposition table, killer moves and a history table. Turns need not
-//! alternate: a child whose side to move is unchanged is searched with the
-//! window as is, not negated.
+//! a transposition table, killer moves and a history table; Lazy SMP with
+//! the `Threads` option (every thread searches the root, sharing the table).
+//! Turns need not alternate: a child whose side to move is unchanged is
+//! searched with the window as is, not negated.
 
 use super::time::{self, Budget};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Context, Info, Limits, Score, SearchResult, SearchSettings};
 use crate::games::{CompactMove, Game, Outcome};
 use fxhash::FxHashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
 
 pub const MATE: i32 = 30_000;
 /// Scores beyond this are proven results.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const MAX_PLY: usize = 128;
 const INFINITY: i32 = MATE + 1;
+/// Nodes between two looks at the clock (and at the shared node count).
+const CHECK_EVERY: u64 = 1024;
 
 pub struct AlphaBeta<G: Game> {
     tt: Option<TranspositionTable>,
-    killers: Vec<[Option<G::Move>; 2]>,
-    history: FxHashMap<u32, i32>,
-    buffers: Vec<Vec<G::Move>>,
-    nodes: u64,
-    seldepth: u32,
-    aborted: bool,
+    /// Per-thread state kept between searches (history, buffers).
+    workers: Vec<Worker<G>>,
+}
+
+impl<G: Game> Default for AlphaBeta<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What every thread of one search shares.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
     budget: Budget,
     node_limit: Option<u64>,
+    start: Instant,
+    /// The user's `stop`.
+    stop: &'a AtomicBool,
+    /// The main thread has finished: helpers end too.
+    done: AtomicBool,
+    /// Nodes of all threads, published every `CHECK_EVERY`.
+    nodes: AtomicU64,
+}
+
+impl Shared<'_> {
+    fn should_abort(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.done.load(Ordering::Relaxed)
+            || self
+                .budget
+                .hard
+                .is_some_and(|hard| self.start.elapsed() >= hard)
+            || self
+                .node_limit
+                .is_some_and(|limit| self.nodes.load(Ordering::Relaxed) >= limit)
+    }
 }
 
 impl<G: Game> AlphaBeta<G> {
     pub fn new() -> Self {
         AlphaBeta {
             tt: None,
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: FxHashMap::default(),
-            buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
-            nodes: 0,
-            seldepth: 0,
-            aborted: false,
-            budget: Budget::default(),
-            node_limit: None,
+            workers: Vec::new(),
         }
     }
 
@@ -47,13 +74,20 @@ impl<G: Game> AlphaBeta<G> {
         if self.tt.as_ref().map(|tt| tt.megabytes()) != Some(wanted) {
             self.tt = Some(TranspositionTable::new(wanted));
         }
+        let threads = settings.threads.max(1);
+        self.workers.resize_with(threads, Worker::new);
+    }
+
+    /// Frees the table (another searcher is in use).
+    pub fn release(&mut self) {
+        self.tt = None;
     }
 
     pub fn clear(&mut self) {
         if let Some(tt) = &mut self.tt {
             tt.clear();
         }
-        self.history.clear();
+        self.workers.iter_mut().for_each(Worker::clear);
     }
 
     pub fn search(
@@ -64,23 +98,91 @@ impl<G: Game> AlphaBeta<G> {
         ctx: &mut Context,
     ) -> SearchResult<G::Move> {
         self.prepare(settings);
-        if let Some(tt) = &mut self.tt {
-            tt.new_search();
+        let tt = self.tt.as_mut().expect("prepared");
+        tt.new_search();
+        let shared = Shared {
+            tt,
+            budget: time::budget(
+                limits,
+                root.side_to_move(),
+                settings.move_overhead_ms,
+                root.moves_left_estimate(),
+            ),
+            node_limit: limits.nodes,
+            start: ctx.start,
+            stop: ctx.stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
+        let result = thread::scope(|scope| {
+            for (i, helper) in helpers.iter_mut().enumerate() {
+                let shared = &shared;
+                scope.spawn(move || helper.helper_search(shared, root, i + 1));
+            }
+            let result = main.main_search(&shared, root, limits, ctx);
+            shared.done.store(true, Ordering::Relaxed);
+            result
+        });
+        if limits.infinite {
+            while !ctx.stopped() {
+                thread::sleep(Duration::from_millis(1));
+            }
         }
-        self.budget = time::budget(
-            limits,
-            root.side_to_move(),
-            settings.move_overhead_ms,
-            root.moves_left_estimate(),
-        );
-        self.node_limit = limits.nodes;
-        self.nodes = 0;
+        result
+    }
+}
+
+/// One thread's search state.
+struct Worker<G: Game> {
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: FxHashMap<u32, i32>,
+    buffers: Vec<Vec<G::Move>>,
+    /// Nodes since the last publication to `Shared::nodes`.
+    unpublished: u64,
+    seldepth: u32,
+    aborted: bool,
+    /// The best root move of the current iteration so far (usable when
+    /// the iteration is cut short).
+    root_best: Option<G::Move>,
+}
+
+impl<G: Game> Worker<G> {
+    fn new() -> Self {
+        Worker {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: FxHashMap::default(),
+            buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            unpublished: 0,
+            seldepth: 0,
+            aborted: false,
+            root_best: None,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.history.clear();
+    }
+
+    fn start_search(&mut self) {
+        self.unpublished = 0;
         self.aborted = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        // Old history still orders moves, but new cutoffs soon dominate.
         for value in self.history.values_mut() {
             *value /= 8;
         }
+    }
 
+    /// Iterative deepening with reporting; the answer of the search.
+    fn main_search(
+        &mut self,
+        shared: &Shared,
+        root: &G,
+        limits: &Limits,
+        ctx: &mut Context,
+    ) -> SearchResult<G::Move> {
+        self.start_search();
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
         let mut best = moves[0];
@@ -92,21 +194,27 @@ impl<G: Game> AlphaBeta<G> {
         let mut state = root.clone();
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let score = self.negamax(&mut state, depth as i32, 0, -INFINITY, INFINITY, ctx);
+            self.root_best = None;
+            let score = self.negamax(shared, &mut state, depth as i32, 0, -INFINITY, INFINITY);
+            self.publish(shared);
             if self.aborted && depth > 1 {
+                // A move that beat the previous best in the cut iteration stands.
+                if let Some(mv) = self.root_best {
+                    best = mv;
+                }
                 break;
             }
-            if let Some(mv) = self.tt_move(&state) {
+            if let Some(mv) = tt_move(shared.tt, &state) {
                 best = mv;
             }
             let info = Info {
                 depth,
                 seldepth: self.seldepth.max(depth),
                 score: to_score(score),
-                nodes: self.nodes,
+                nodes: shared.nodes.load(Ordering::Relaxed),
                 time_ms: ctx.elapsed_ms(),
-                pv: self.principal_variation(root, depth as usize),
-                hashfull: self.tt.as_ref().map(|tt| tt.hashfull()),
+                pv: principal_variation(shared.tt, root, depth as usize),
+                hashfull: Some(shared.tt.hashfull()),
             };
             (ctx.report)(&info);
             last_info = Some(info);
@@ -120,28 +228,26 @@ impl<G: Game> AlphaBeta<G> {
             if moves.len() == 1 && limits.is_timed() {
                 break;
             }
-            if let Some(soft) = self.budget.soft {
-                // The next iteration would likely not finish in time.
-                if ctx.start.elapsed() > soft / 2 {
-                    break;
-                }
-            }
-            if let Some(limit) = self.node_limit
-                && self.nodes >= limit
+            // The next iteration would likely not finish in time.
+            if shared
+                .budget
+                .soft
+                .is_some_and(|soft| ctx.start.elapsed() > soft / 2)
             {
                 break;
             }
-        }
-        if limits.infinite {
-            while !ctx.stopped() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
+            if shared
+                .node_limit
+                .is_some_and(|limit| shared.nodes.load(Ordering::Relaxed) >= limit)
+            {
+                break;
             }
         }
         let info = last_info.unwrap_or_else(|| Info {
             depth: 0,
             seldepth: 0,
             score: Score::Cp(0),
-            nodes: self.nodes,
+            nodes: shared.nodes.load(Ordering::Relaxed),
             time_ms: ctx.elapsed_ms(),
             pv: vec![root.format_move(best)],
             hashfull: None,
@@ -149,54 +255,49 @@ impl<G: Game> AlphaBeta<G> {
         SearchResult { best, info }
     }
 
-    fn tt_move(&self, state: &G) -> Option<G::Move> {
-        let entry = self.tt.as_ref()?.probe(state.hash())?;
-        let mv = G::Move::unpack(entry.mv);
-        let mut moves = Vec::new();
-        state.legal_moves(&mut moves);
-        moves.contains(&mv).then_some(mv)
-    }
-
-    fn principal_variation(&self, root: &G, max_len: usize) -> Vec<String> {
+    /// A Lazy SMP helper: deepens on its own (odd helpers one ply ahead)
+    /// and feeds the shared table until the main thread is done.
+    fn helper_search(&mut self, shared: &Shared, root: &G, index: usize) {
+        self.start_search();
         let mut state = root.clone();
-        let mut pv = Vec::new();
-        while pv.len() < max_len.max(1) {
-            let Some(mv) = self.tt_move(&state) else {
+        let offset = (index % 2) as i32;
+        for depth in 1..MAX_PLY as i32 - 1 {
+            self.negamax(shared, &mut state, depth + offset, 0, -INFINITY, INFINITY);
+            self.publish(shared);
+            if self.aborted {
                 break;
-            };
-            pv.push(state.format_move(mv));
-            state.make(mv);
+            }
         }
-        pv
     }
 
-    fn out_of_time(&mut self, ctx: &Context) -> bool {
-        if self.nodes & 1023 == 0 {
-            let over_time = self
-                .budget
-                .hard
-                .is_some_and(|hard| ctx.start.elapsed() >= hard);
-            let over_nodes = self.node_limit.is_some_and(|limit| self.nodes >= limit);
-            if over_time || over_nodes || ctx.stopped() {
+    fn publish(&mut self, shared: &Shared) {
+        shared.nodes.fetch_add(self.unpublished, Ordering::Relaxed);
+        self.unpublished = 0;
+    }
+
+    fn count_node(&mut self, shared: &Shared) {
+        self.unpublished += 1;
+        if self.unpublished >= CHECK_EVERY {
+            self.publish(shared);
+            if shared.should_abort() {
                 self.aborted = true;
             }
         }
-        self.aborted
     }
 
     /// The value of `state` for its side to move.
     fn negamax(
         &mut self,
+        shared: &Shared,
         state: &mut G,
         depth: i32,
         ply: usize,
         mut alpha: i32,
         beta: i32,
-        ctx: &Context,
     ) -> i32 {
-        self.nodes += 1;
+        self.count_node(shared);
         self.seldepth = self.seldepth.max(ply as u32);
-        if ply > 0 && self.out_of_time(ctx) {
+        if ply > 0 && self.aborted {
             return 0;
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
@@ -213,7 +314,7 @@ impl<G: Game> AlphaBeta<G> {
 
         let key = state.hash();
         let mut tt_move = None;
-        if let Some(entry) = self.tt.as_ref().and_then(|tt| tt.probe(key)) {
+        if let Some(entry) = shared.tt.probe(key) {
             let mv = G::Move::unpack(entry.mv);
             if moves.contains(&mv) {
                 tt_move = Some(mv);
@@ -240,12 +341,20 @@ impl<G: Game> AlphaBeta<G> {
         for (i, &mv) in moves.iter().enumerate() {
             let undo = state.make(mv);
             let same_side = state.side_to_move() == mover;
+            let mut child = |worker: &mut Self, alpha: i32, beta: i32| {
+                if same_side {
+                    worker.negamax(shared, state, depth - 1, ply + 1, alpha, beta)
+                } else {
+                    -worker.negamax(shared, state, depth - 1, ply + 1, -beta, -alpha)
+                }
+            };
+            // PVS: later moves first get a null window around alpha.
             let score = if i == 0 {
-                self.child(state, depth - 1, ply + 1, alpha, beta, same_side, ctx)
+                child(self, alpha, beta)
             } else {
-                let probe = self.child(state, depth - 1, ply + 1, alpha, alpha + 1, same_side, ctx);
+                let probe = child(self, alpha, alpha + 1);
                 if probe > alpha && probe < beta {
-                    self.child(state, depth - 1, ply + 1, alpha, beta, same_side, ctx)
+                    child(self, alpha, beta)
                 } else {
                     probe
                 }
@@ -258,10 +367,11 @@ impl<G: Game> AlphaBeta<G> {
             if score > best_score {
                 best_score = score;
                 best_move = mv;
+                if ply == 0 {
+                    self.root_best = Some(mv);
+                }
             }
-            if score > alpha {
-                alpha = score;
-            }
+            alpha = alpha.max(score);
             if alpha >= beta {
                 self.reward_cutoff(mv, ply, depth);
                 break;
@@ -276,38 +386,16 @@ impl<G: Game> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
-        if let Some(tt) = &self.tt {
-            tt.store(
-                key,
-                Entry {
-                    mv: best_move.pack(),
-                    score: score_to_tt(best_score, ply) as i16,
-                    depth: depth.clamp(0, 255) as u8,
-                    bound,
-                },
-            );
-        }
+        shared.tt.store(
+            key,
+            Entry {
+                mv: best_move.pack(),
+                score: score_to_tt(best_score, ply) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
         best_score
-    }
-
-    /// A child's value for the parent's mover, with the window negated only
-    /// when the turn passed to the other side.
-    #[allow(clippy::too_many_arguments)]
-    fn child(
-        &mut self,
-        state: &mut G,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        same_side: bool,
-        ctx: &Context,
-    ) -> i32 {
-        if same_side {
-            self.negamax(state, depth, ply, alpha, beta, ctx)
-        } else {
-            -self.negamax(state, depth, ply, -beta, -alpha, ctx)
-        }
     }
 
     fn order_moves(&self, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {
@@ -336,10 +424,23 @@ impl<G: Game> AlphaBeta<G> {
     }
 }
 
-impl<G: Game> Default for AlphaBeta<G> {
-    fn default() -> Self {
-        Self::new()
+fn tt_move<G: Game>(tt: &TranspositionTable, state: &G) -> Option<G::Move> {
+    let entry = tt.probe(state.hash())?;
+    let mv = G::Move::unpack(entry.mv);
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves.contains(&mv).then_some(mv)
+}
+
+fn principal_variation<G: Game>(tt: &TranspositionTable, root: &G, max_len: usize) -> Vec<String> {
+    let mut state = root.clone();
+    let mut pv = Vec::new();
+    while pv.len() < max_len.max(1) {
+        let Some(mv) = tt_move(tt, &state) else { break };
+        pv.push(state.format_move(mv));
+        state.play(mv);
     }
+    pv
 }
 
 fn terminal_score<G: Game>(outcome: Outcome, state: &G, ply: usize) -> i32 {

@@ -1,13 +1,29 @@
-//! Monte Carlo tree search: UCT selection over an arena of nodes (children
-//! stored contiguously), random playouts through the game's fast path,
-//! robust-child final choice. The arena's size follows the `Hash` option;
-//! when it is full the tree stops growing and search goes on from its leaves.
+//! Monte Carlo tree search over any game.
+//!
+//! - One arena of nodes, children contiguous, sized by the `Hash` option
+//!   (two halves: the live tree and a spare for re-rooting). When the arena
+//!   is full the tree stops growing and search continues from its leaves.
+//! - Tree-parallel: every thread walks the same tree; node statistics are
+//!   atomics and a visit is counted on the way down (virtual loss), so
+//!   threads spread out.
+//! - UCT selection with optional progressive widening (huge move lists are
+//!   ordered by the game's evaluation and opened a few at a time).
+//! - MCTS-Solver: proven results propagate up (reported as `score mate N`).
+//! - Tree reuse: when the new position extends the last searched line, the
+//!   matching subtree becomes the new root.
+//! - Robust child (most visits) as the final choice.
 
 use super::time::{self, Budget};
 use super::{Context, Info, Limits, Score, SearchResult, SearchSettings, win_rate_to_cp};
-use crate::games::{Game, GameRng, Outcome, Seat, random_below};
+use crate::games::{CompactMove, Game, GameRng, Outcome, Seat, random_below};
 use rand::SeedableRng;
+use std::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
+use std::thread;
 use std::time::Duration;
+
+const RELAXED: Ordering = Ordering::Relaxed;
 
 /// Tunable behaviour of one MCTS flavour.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,57 +32,56 @@ pub struct MctsConfig {
     pub exploration: f32,
     /// Visits a leaf needs before it is expanded (at least 1).
     pub expand_after: u32,
+    /// Propagate proven wins and losses.
+    pub solver: bool,
+    /// Keep the subtree of the new position between moves.
+    pub reuse: bool,
+    /// Search with the `Threads` option (else one thread).
+    pub parallel: bool,
+    /// Nodes with more children than this are ordered by evaluation and
+    /// widened progressively (`None`: all children from the start).
+    pub widen_above: Option<u32>,
+    /// Stop a timed search early once the best move cannot change.
+    pub early_stop: bool,
 }
 
 impl MctsConfig {
-    /// The fixed baseline: UCB1 with c = sqrt(2), expand on the second visit.
-    pub fn plain() -> Self {
+    /// The fixed baseline: UCB1 with c = sqrt(2), uniform random playouts,
+    /// robust child, no reuse, no solver, one thread.
+    pub const fn plain() -> Self {
         MctsConfig {
             exploration: std::f32::consts::SQRT_2,
             expand_after: 1,
+            solver: false,
+            reuse: false,
+            parallel: false,
+            widen_above: None,
+            early_stop: false,
         }
     }
 
     /// Our default configuration.
-    pub fn tuned() -> Self {
+    pub const fn tuned() -> Self {
         MctsConfig {
             exploration: 0.7,
             expand_after: 1,
+            solver: true,
+            reuse: true,
+            parallel: true,
+            widen_above: Some(200),
+            early_stop: true,
         }
     }
 }
 
+// Node states.
 const UNEXPANDED: u8 = 0;
-const EXPANDED: u8 = 1;
-const TERMINAL: u8 = 2;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+const TERMINAL: u8 = 3;
 
-#[derive(Copy, Clone, Debug)]
-struct Node<M> {
-    /// The move that leads here from the parent.
-    mv: M,
-    first_child: u32,
-    child_count: u32,
-    visits: u32,
-    /// Sum of rewards for the seat that played `mv`.
-    reward: f32,
-    kind: u8,
-    /// For terminal nodes, the outcome (see `encode`).
-    outcome: u8,
-}
-
-impl<M: Default> Node<M> {
-    fn new(mv: M) -> Self {
-        Node {
-            mv,
-            first_child: 0,
-            child_count: 0,
-            visits: 0,
-            reward: 0.0,
-            kind: UNEXPANDED,
-            outcome: 0,
-        }
-    }
-}
+// Proofs: the outcome the node is known to lead to (0: unknown).
+const UNPROVEN: u8 = 0;
 
 fn encode(outcome: Outcome) -> u8 {
     match outcome {
@@ -84,20 +99,119 @@ fn decode(code: u8) -> Outcome {
     }
 }
 
+fn win_code(seat: Seat) -> u8 {
+    encode(Outcome::Win(seat))
+}
+
+/// One tree node; 24 bytes, every field atomic so threads can share it.
 #[derive(Default)]
-struct Stats {
-    iterations: u64,
-    depth_sum: u64,
-    max_depth: u32,
+struct Node {
+    /// The packed move that leads here from the parent.
+    mv: AtomicU32,
+    first_child: AtomicU32,
+    child_count: AtomicU32,
+    /// Completed and in-flight visits.
+    visits: AtomicU32,
+    /// Twice the summed reward of the seat that played `mv` (win 2, draw 1).
+    score: AtomicU32,
+    state: AtomicU8,
+    proof: AtomicU8,
+    /// Plies to the end of the game where proven.
+    proof_plies: AtomicU16,
+}
+
+impl Node {
+    fn reset(&self, mv: u32) {
+        self.mv.store(mv, RELAXED);
+        self.first_child.store(0, RELAXED);
+        self.child_count.store(0, RELAXED);
+        self.visits.store(0, RELAXED);
+        self.score.store(0, RELAXED);
+        self.state.store(UNEXPANDED, RELAXED);
+        self.proof.store(UNPROVEN, RELAXED);
+        self.proof_plies.store(0, RELAXED);
+    }
+
+    fn copy_from(&self, other: &Node) {
+        self.mv.store(other.mv.load(RELAXED), RELAXED);
+        self.visits.store(other.visits.load(RELAXED), RELAXED);
+        self.score.store(other.score.load(RELAXED), RELAXED);
+        self.proof.store(other.proof.load(RELAXED), RELAXED);
+        self.proof_plies
+            .store(other.proof_plies.load(RELAXED), RELAXED);
+        let state = other.state.load(RELAXED);
+        // A half-made expansion is not copied: the node will expand again.
+        let state = if state == EXPANDING {
+            UNEXPANDED
+        } else {
+            state
+        };
+        self.state.store(state, RELAXED);
+        self.first_child.store(0, RELAXED);
+        self.child_count.store(0, RELAXED);
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        let first = self.first_child.load(RELAXED) as usize;
+        first..first + self.child_count.load(RELAXED) as usize
+    }
+
+    fn mean(&self) -> f32 {
+        let visits = self.visits.load(RELAXED);
+        if visits == 0 {
+            0.5
+        } else {
+            self.score.load(RELAXED) as f32 / (2.0 * visits as f32)
+        }
+    }
+}
+
+/// A bump-allocated block of nodes.
+struct Arena {
+    nodes: Vec<Node>,
+    used: AtomicUsize,
+}
+
+impl Arena {
+    fn new(capacity: usize) -> Self {
+        let mut nodes = Vec::with_capacity(capacity);
+        nodes.resize_with(capacity, Node::default);
+        Arena {
+            nodes,
+            used: AtomicUsize::new(0),
+        }
+    }
+
+    /// Reserves `count` consecutive nodes; None when the arena is full.
+    fn allocate(&self, count: usize) -> Option<usize> {
+        let first = self.used.fetch_add(count, RELAXED);
+        if first + count <= self.nodes.len() {
+            Some(first)
+        } else {
+            self.used.fetch_sub(count, RELAXED);
+            None
+        }
+    }
+
+    fn permille_used(&self) -> u32 {
+        (self.used.load(RELAXED).min(self.nodes.len()) * 1000 / self.nodes.len().max(1)) as u32
+    }
+}
+
+/// Where the last search's root stood: the game's base position and the
+/// moves from it, to recognise a position that extends it.
+#[derive(Default, Clone, PartialEq, Debug)]
+pub struct Line {
+    pub base_key: u64,
+    pub moves: Vec<u32>,
 }
 
 pub struct Mcts<G: Game> {
-    nodes: Vec<Node<G::Move>>,
-    capacity: usize,
-    rng: GameRng,
-    path: Vec<(u32, Seat)>,
-    moves: Vec<G::Move>,
-    scratch: Vec<G::Move>,
+    arena: Arena,
+    spare: Arena,
+    /// The line searched last, while the arena holds its tree.
+    last_line: Option<Line>,
+    _game: std::marker::PhantomData<G>,
 }
 
 impl<G: Game> Default for Mcts<G> {
@@ -106,247 +220,636 @@ impl<G: Game> Default for Mcts<G> {
     }
 }
 
+/// Shared state of one search's threads.
+struct Shared<'a> {
+    arena: &'a Arena,
+    config: &'a MctsConfig,
+    /// Claimed iterations (the `nodes` count).
+    iterations: AtomicU64,
+    depth_sum: AtomicU64,
+    max_depth: AtomicU32,
+    done: AtomicBool,
+    /// The arena had no room for an expansion: stop trying.
+    full: AtomicBool,
+    node_limit: Option<u64>,
+    /// More than one thread: counts must be atomic read-modify-writes.
+    threaded: bool,
+}
+
 impl<G: Game> Mcts<G> {
     pub fn new() -> Self {
         Mcts {
-            nodes: Vec::new(),
-            capacity: 0,
-            rng: GameRng::seed_from_u64(0),
-            path: Vec::new(),
-            moves: Vec::new(),
-            scratch: Vec::new(),
+            arena: Arena::new(1),
+            spare: Arena::new(1),
+            last_line: None,
+            _game: std::marker::PhantomData,
         }
     }
 
     pub fn prepare(&mut self, settings: &SearchSettings) {
-        let capacity = (settings.hash_mb.max(1) << 20) / std::mem::size_of::<Node<G::Move>>();
-        if capacity != self.capacity {
-            self.nodes = Vec::with_capacity(capacity);
-            self.capacity = capacity;
+        let half = (settings.hash_mb.max(1) << 20) / 2 / std::mem::size_of::<Node>();
+        if self.arena.nodes.len() != half {
+            self.arena = Arena::new(half);
+            self.spare = Arena::new(half);
+            self.last_line = None;
         }
     }
 
+    /// Frees the arenas (another searcher is in use).
+    pub fn release(&mut self) {
+        self.arena = Arena::new(1);
+        self.spare = Arena::new(1);
+        self.last_line = None;
+    }
+
     pub fn clear(&mut self) {
-        self.nodes.clear();
+        self.last_line = None;
+        self.arena.used.store(0, RELAXED);
     }
 
     pub fn search(
         &mut self,
         root: &G,
+        line: &Line,
         config: &MctsConfig,
         settings: &SearchSettings,
         limits: &Limits,
         ctx: &mut Context,
     ) -> SearchResult<G::Move> {
         self.prepare(settings);
-        self.rng = GameRng::seed_from_u64(settings.seed);
-        self.nodes.clear();
-        self.nodes.push(Node::new(G::Move::default()));
-        self.expand(0, root);
+        // The root's children always fit, even where Hash is tiny.
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        if self.arena.nodes.len() < moves.len() + 1 {
+            self.arena = Arena::new(moves.len() + 1);
+            self.last_line = None;
+        }
+        let reused = config.reuse && self.reroot(line);
+        if !reused {
+            self.arena.used.store(1, RELAXED);
+            self.arena.nodes[0].reset(0);
+        }
+        self.last_line = config.reuse.then(|| line.clone());
         let budget = time::budget(
             limits,
             root.side_to_move(),
             settings.move_overhead_ms,
             root.moves_left_estimate(),
         );
-
-        // A forced move under a clock is answered at once.
-        let forced = self.nodes[0].child_count == 1 && limits.is_timed();
-        let stats = if forced {
-            Stats::default()
+        let threads = if config.parallel {
+            settings.threads.max(1)
         } else {
-            self.grow(root, config, limits, &budget, ctx)
+            1
         };
-        let (iterations, depth_sum, max_depth) =
-            (stats.iterations, stats.depth_sum, stats.max_depth);
-        let info = self.info(root, iterations, depth_sum, max_depth, ctx);
+        let shared = Shared {
+            arena: &self.arena,
+            config,
+            iterations: AtomicU64::new(0),
+            depth_sum: AtomicU64::new(0),
+            max_depth: AtomicU32::new(0),
+            done: AtomicBool::new(false),
+            full: AtomicBool::new(false),
+            node_limit: limits.nodes,
+            threaded: threads > 1,
+        };
+        // Expand the root now: a forced move needs no search.
+        let mut main = Worker::<G>::new(settings.seed);
+        main.expand_root(&shared, root);
+        let forced = shared.arena.nodes[0].child_count.load(RELAXED) == 1 && limits.is_timed();
+        if !forced {
+            thread::scope(|scope| {
+                for i in 1..threads {
+                    let shared = &shared;
+                    let seed = settings.seed.wrapping_add(i as u64 * 0x9E37_79B9);
+                    scope.spawn(move || {
+                        let mut worker = Worker::<G>::new(seed);
+                        while !shared.done.load(RELAXED) {
+                            if !worker.iterate(shared, root) {
+                                break;
+                            }
+                        }
+                    });
+                }
+                main.lead(&shared, root, limits, &budget, ctx);
+                shared.done.store(true, RELAXED);
+            });
+        }
+        let info = report(&shared, root, ctx);
         (ctx.report)(&info);
-        let best = self.nodes[self.best_child(0)].mv;
+        let best_node = best_child(shared.arena, 0, root.side_to_move(), config.solver);
+        let best = G::Move::unpack(shared.arena.nodes[best_node].mv.load(RELAXED));
         SearchResult { best, info }
     }
 
-    /// Iterates until a limit is reached, reporting once a second.
-    fn grow(
+    /// Makes the node at the end of `line` (if the tree holds it) the root,
+    /// copying its subtree to the front of the spare arena.
+    fn reroot(&mut self, line: &Line) -> bool {
+        let Some(last) = &self.last_line else {
+            return false;
+        };
+        if last.base_key != line.base_key || !line.moves.starts_with(&last.moves) {
+            return false;
+        }
+        let nodes = &self.arena.nodes;
+        let mut node = 0usize;
+        for &mv in &line.moves[last.moves.len()..] {
+            if nodes[node].state.load(RELAXED) != EXPANDED {
+                return false;
+            }
+            match nodes[node]
+                .children()
+                .find(|&c| nodes[c].mv.load(RELAXED) == mv)
+            {
+                Some(child) => node = child,
+                None => return false,
+            }
+        }
+        copy_subtree(&self.arena, node, &self.spare);
+        std::mem::swap(&mut self.arena, &mut self.spare);
+        true
+    }
+}
+
+/// Copies the subtree under `from_root` of `from` into `to` (root at 0),
+/// breadth first so every child block stays contiguous.
+fn copy_subtree(from: &Arena, from_root: usize, to: &Arena) {
+    to.nodes[0].copy_from(&from.nodes[from_root]);
+    to.used.store(1, RELAXED);
+    let mut queue = std::collections::VecDeque::from([(from_root, 0usize)]);
+    while let Some((old, new)) = queue.pop_front() {
+        let source = &from.nodes[old];
+        if source.state.load(RELAXED) != EXPANDED {
+            // Nothing below to copy; an unfinished expansion is redone.
+            if to.nodes[new].state.load(RELAXED) == EXPANDED {
+                to.nodes[new].state.store(UNEXPANDED, RELAXED);
+            }
+            continue;
+        }
+        let children = source.children();
+        let Some(first) = to.allocate(children.len()) else {
+            to.nodes[new].state.store(UNEXPANDED, RELAXED);
+            continue;
+        };
+        for (i, child) in children.enumerate() {
+            to.nodes[first + i].copy_from(&from.nodes[child]);
+            queue.push_back((child, first + i));
+        }
+        to.nodes[new].first_child.store(first as u32, RELAXED);
+        to.nodes[new]
+            .child_count
+            .store(source.child_count.load(RELAXED), RELAXED);
+    }
+}
+
+/// One thread's private search state.
+struct Worker<G: Game> {
+    rng: GameRng,
+    path: Vec<(usize, Seat)>,
+    moves: Vec<G::Move>,
+    scratch: Vec<G::Move>,
+}
+
+impl<G: Game> Worker<G> {
+    fn new(seed: u64) -> Self {
+        Worker {
+            rng: GameRng::seed_from_u64(seed),
+            path: Vec::new(),
+            moves: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn expand_root(&mut self, shared: &Shared, root: &G) {
+        let node = &shared.arena.nodes[0];
+        if node.state.load(RELAXED) == UNEXPANDED && node.proof.load(RELAXED) == UNPROVEN {
+            node.state.store(EXPANDING, RELAXED);
+            // The root always gets its children, even in a full arena.
+            if !self.expand(shared, 0, root) {
+                shared.arena.used.store(1, RELAXED);
+                assert!(
+                    self.expand(shared, 0, root),
+                    "the arena holds the root's children"
+                );
+            }
+        }
+    }
+
+    /// The main thread: iterates, watches the limits and reports.
+    fn lead(
         &mut self,
+        shared: &Shared,
         root: &G,
-        config: &MctsConfig,
         limits: &Limits,
         budget: &Budget,
         ctx: &mut Context,
-    ) -> Stats {
-        let mut stats = Stats::default();
+    ) {
         let mut next_report = Duration::from_secs(1);
+        let mut count = 0u64;
         loop {
-            let depth = self.iterate(root, config);
-            stats.iterations += 1;
-            stats.depth_sum += depth as u64;
-            stats.max_depth = stats.max_depth.max(depth);
-            if limits.nodes.is_some_and(|n| stats.iterations >= n)
-                || limits.depth.is_some_and(|d| stats.max_depth >= d)
-            {
-                return stats;
+            if !self.iterate(shared, root) {
+                break;
             }
-            if stats.iterations.is_multiple_of(16) || stats.iterations < 16 {
-                if ctx.stopped() || out_of_time(budget, ctx) {
-                    return stats;
+            count += 1;
+            if limits
+                .depth
+                .is_some_and(|d| shared.max_depth.load(RELAXED) >= d)
+            {
+                break;
+            }
+            if count.is_multiple_of(16) || count < 16 {
+                if ctx.stopped() {
+                    break;
                 }
-                if ctx.start.elapsed() >= next_report {
-                    let info = self.info(
-                        root,
-                        stats.iterations,
-                        stats.depth_sum,
-                        stats.max_depth,
-                        ctx,
-                    );
+                let elapsed = ctx.start.elapsed();
+                if !limits.infinite {
+                    if budget.target().is_some_and(|target| elapsed >= target) {
+                        break;
+                    }
+                    if shared.config.solver && is_proven(shared.arena, 0) {
+                        break;
+                    }
+                    if shared.config.early_stop
+                        && limits.is_timed()
+                        && decided(shared, budget, elapsed)
+                    {
+                        break;
+                    }
+                }
+                if elapsed >= next_report {
+                    let info = report(shared, root, ctx);
                     (ctx.report)(&info);
                     next_report += Duration::from_secs(1);
                 }
             }
         }
+        // An infinite search answers only after `stop`.
+        if limits.infinite {
+            while !ctx.stopped() {
+                thread::sleep(Duration::from_millis(1));
+            }
+        }
     }
 
-    /// One selection-expansion-playout-backup pass; returns the depth reached.
-    fn iterate(&mut self, root: &G, config: &MctsConfig) -> u32 {
+    /// One selection-expansion-playout-backup pass. False when the node
+    /// limit is reached (nothing was done).
+    fn iterate(&mut self, shared: &Shared, root: &G) -> bool {
+        let iteration = shared.iterations.fetch_add(1, RELAXED);
+        if shared.node_limit.is_some_and(|limit| iteration >= limit) {
+            shared.iterations.fetch_sub(1, RELAXED);
+            return false;
+        }
+        let nodes = &shared.arena.nodes;
         let mut state = root.clone();
         self.path.clear();
         let mut node = 0usize;
-        loop {
-            let current = &self.nodes[node];
-            if current.kind == TERMINAL {
-                break;
+        add(&nodes[0].visits, 1, shared.threaded);
+        let outcome = loop {
+            let current = &nodes[node];
+            let proof = current.proof.load(RELAXED);
+            if proof != UNPROVEN {
+                break decode(proof);
             }
-            if current.kind == UNEXPANDED {
-                if node != 0 && current.visits < config.expand_after.max(1) {
-                    break;
-                }
-                if !self.expand(node, &state) || self.nodes[node].kind == TERMINAL {
-                    break;
+            let mut status = current.state.load(Ordering::Acquire);
+            if status == UNEXPANDED {
+                let ripe = node == 0
+                    || (current.visits.load(RELAXED) > shared.config.expand_after.max(1)
+                        && !shared.full.load(RELAXED));
+                let claimed = ripe
+                    && current
+                        .state
+                        .compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, RELAXED)
+                        .is_ok();
+                if claimed && self.expand(shared, node, &state) {
+                    status = current.state.load(RELAXED);
+                } else {
+                    break self.playout(shared, node, &mut state);
                 }
             }
-            let child = self.select(node, config.exploration);
+            if status == TERMINAL {
+                break decode(current.proof.load(RELAXED));
+            }
+            if status != EXPANDED {
+                break self.playout(shared, node, &mut state);
+            }
             let mover = state.side_to_move();
-            state.play(self.nodes[child].mv);
-            self.path.push((child as u32, mover));
+            let child = select(shared, node, mover);
+            add(&nodes[child].visits, 1, shared.threaded);
+            state.play(G::Move::unpack(nodes[child].mv.load(RELAXED)));
+            self.path.push((child, mover));
             node = child;
-        }
-        let outcome = if self.nodes[node].kind == TERMINAL {
-            decode(self.nodes[node].outcome)
-        } else {
-            state.random_playout(&mut self.rng, &mut self.scratch)
         };
-        self.nodes[0].visits += 1;
-        for &(index, mover) in &self.path {
-            let n = &mut self.nodes[index as usize];
-            n.visits += 1;
-            n.reward += outcome.reward_for(mover);
-        }
-        self.path.len() as u32
-    }
-
-    /// Gives `node` its children (in random order) or marks it terminal.
-    /// Returns false when the arena has no room for the children.
-    fn expand(&mut self, node: usize, state: &G) -> bool {
-        state.legal_moves(&mut self.moves);
-        if self.moves.is_empty() {
-            let outcome = state.outcome().expect("no legal moves means game over");
-            self.nodes[node].kind = TERMINAL;
-            self.nodes[node].outcome = encode(outcome);
-            return true;
-        }
-        let first = self.nodes.len();
-        if first + self.moves.len() > self.capacity.max(self.moves.len() + 1) {
-            return false;
-        }
-        for i in (1..self.moves.len()).rev() {
-            let j = random_below(&mut self.rng, i + 1);
-            self.moves.swap(i, j);
-        }
-        self.nodes
-            .extend(self.moves.iter().map(|&mv| Node::new(mv)));
-        let n = &mut self.nodes[node];
-        n.first_child = first as u32;
-        n.child_count = self.moves.len() as u32;
-        n.kind = EXPANDED;
+        self.backup(shared, outcome);
+        let depth = self.path.len() as u32;
+        shared.depth_sum.fetch_add(depth as u64, RELAXED);
+        shared.max_depth.fetch_max(depth, RELAXED);
         true
     }
 
-    fn children(&self, node: usize) -> std::ops::Range<usize> {
-        let n = &self.nodes[node];
-        n.first_child as usize..(n.first_child + n.child_count) as usize
-    }
-
-    /// UCT: an unvisited child first, else the best upper confidence bound.
-    fn select(&self, node: usize, c: f32) -> usize {
-        let log_parent = (self.nodes[node].visits.max(1) as f32).ln();
-        let mut best = usize::MAX;
-        let mut best_value = f32::NEG_INFINITY;
-        for child in self.children(node) {
-            let n = &self.nodes[child];
-            if n.visits == 0 {
-                return child;
+    /// Plays random moves to the end from a leaf; a leaf found to have no
+    /// moves becomes a proven terminal node.
+    fn playout(&mut self, shared: &Shared, node: usize, state: &mut G) -> Outcome {
+        let Some(first) = state.random_move(&mut self.rng, &mut self.scratch) else {
+            let outcome = state.outcome().expect("no legal moves means game over");
+            let n = &shared.arena.nodes[node];
+            if n.state
+                .compare_exchange(UNEXPANDED, TERMINAL, RELAXED, RELAXED)
+                .is_ok()
+            {
+                n.proof.store(encode(outcome), RELAXED);
             }
-            let visits = n.visits as f32;
-            let value = n.reward / visits + c * (log_parent / visits).sqrt();
-            if value > best_value {
-                best_value = value;
-                best = child;
-            }
-        }
-        best
-    }
-
-    /// The robust child: most visits, ties broken by reward.
-    fn best_child(&self, node: usize) -> usize {
-        self.children(node)
-            .max_by(|&a, &b| {
-                let (na, nb) = (&self.nodes[a], &self.nodes[b]);
-                na.visits
-                    .cmp(&nb.visits)
-                    .then(na.reward.total_cmp(&nb.reward))
-            })
-            .expect("the root of a search has children")
-    }
-
-    fn info(
-        &self,
-        root: &G,
-        iterations: u64,
-        depth_sum: u64,
-        max_depth: u32,
-        ctx: &Context,
-    ) -> Info {
-        let best = self.best_child(0);
-        let n = &self.nodes[best];
-        let win_rate = if n.visits > 0 {
-            n.reward as f64 / n.visits as f64
-        } else {
-            0.5
+            return outcome;
         };
-        let mut pv = Vec::new();
-        let mut state = root.clone();
-        let mut node = 0;
-        while self.nodes[node].kind == EXPANDED && pv.len() < 64 {
-            let child = self.best_child(node);
-            if self.nodes[child].visits == 0 {
-                break;
-            }
-            let mv = self.nodes[child].mv;
-            pv.push(state.format_move(mv));
-            state.play(mv);
-            node = child;
+        state.play(first);
+        state.random_playout(&mut self.rng, &mut self.scratch)
+    }
+
+    /// Gives a claimed (EXPANDING) node its children or marks it terminal.
+    /// False when the arena is full (the node is released unexpanded).
+    fn expand(&mut self, shared: &Shared, node: usize, state: &G) -> bool {
+        let n = &shared.arena.nodes[node];
+        state.legal_moves(&mut self.moves);
+        if self.moves.is_empty() {
+            let outcome = state.outcome().expect("no legal moves means game over");
+            n.proof.store(encode(outcome), RELAXED);
+            n.state.store(TERMINAL, Ordering::Release);
+            return true;
         }
-        Info {
-            depth: (depth_sum as f64 / iterations.max(1) as f64).round() as u32,
-            seldepth: max_depth,
-            score: Score::Cp(win_rate_to_cp(win_rate)),
-            nodes: iterations,
-            time_ms: ctx.elapsed_ms(),
-            pv,
-            hashfull: Some((self.nodes.len() * 1000 / self.capacity.max(1)) as u32),
+        let Some(first) = shared.arena.allocate(self.moves.len()) else {
+            shared.full.store(true, RELAXED);
+            n.state.store(UNEXPANDED, RELAXED);
+            return false;
+        };
+        let widen = shared
+            .config
+            .widen_above
+            .is_some_and(|above| self.moves.len() > above as usize);
+        if widen {
+            order_by_evaluation(state, &mut self.moves, &mut self.rng);
+        } else {
+            shuffle(&mut self.moves, &mut self.rng);
+        }
+        for (i, &mv) in self.moves.iter().enumerate() {
+            shared.arena.nodes[first + i].reset(mv.pack());
+        }
+        n.first_child.store(first as u32, RELAXED);
+        n.child_count.store(self.moves.len() as u32, RELAXED);
+        n.state.store(EXPANDED, Ordering::Release);
+        true
+    }
+
+    /// Adds the outcome to every node of the path and propagates proofs.
+    fn backup(&mut self, shared: &Shared, outcome: Outcome) {
+        let nodes = &shared.arena.nodes;
+        let mut proving = shared.config.solver;
+        for i in (0..self.path.len()).rev() {
+            let (child, mover) = self.path[i];
+            let points = (2.0 * outcome.reward_for(mover)) as u32;
+            add(&nodes[child].score, points, shared.threaded);
+            if proving {
+                let parent = if i == 0 { 0 } else { self.path[i - 1].0 };
+                proving = try_prove(shared.arena, parent, child, mover);
+            }
         }
     }
 }
 
-fn out_of_time(budget: &Budget, ctx: &Context) -> bool {
-    budget.soft.is_some_and(|soft| ctx.start.elapsed() >= soft)
+/// Marks `parent` (whose side to move is `mover`) proven if `child`'s
+/// proof decides it. Returns whether the parent is proven now.
+fn try_prove(arena: &Arena, parent: usize, child: usize, mover: Seat) -> bool {
+    let nodes = &arena.nodes;
+    let proof = nodes[child].proof.load(RELAXED);
+    if proof == UNPROVEN {
+        return false;
+    }
+    if nodes[parent].proof.load(RELAXED) != UNPROVEN {
+        return true;
+    }
+    let win = win_code(mover);
+    if proof == win {
+        let plies = nodes[child].proof_plies.load(RELAXED).saturating_add(1);
+        nodes[parent].proof_plies.store(plies, RELAXED);
+        nodes[parent].proof.store(win, RELAXED);
+        return true;
+    }
+    // Proven only when every move is proven and none wins.
+    let mut any_draw = false;
+    let mut longest = 0u16;
+    for c in nodes[parent].children() {
+        match nodes[c].proof.load(RELAXED) {
+            UNPROVEN => return false,
+            code if code == win => return false,
+            code => {
+                any_draw |= decode(code) == Outcome::Draw;
+                longest = longest.max(nodes[c].proof_plies.load(RELAXED));
+            }
+        }
+    }
+    let result = if any_draw {
+        Outcome::Draw
+    } else {
+        Outcome::Win(mover.other())
+    };
+    nodes[parent]
+        .proof_plies
+        .store(longest.saturating_add(1), RELAXED);
+    nodes[parent].proof.store(encode(result), RELAXED);
+    true
+}
+
+fn is_proven(arena: &Arena, node: usize) -> bool {
+    arena.nodes[node].proof.load(RELAXED) != UNPROVEN
+}
+
+#[inline]
+fn add(counter: &AtomicU32, value: u32, threaded: bool) {
+    if threaded {
+        counter.fetch_add(value, RELAXED);
+    } else {
+        // One thread: a plain load and store, no locked instruction.
+        counter.store(counter.load(RELAXED).wrapping_add(value), RELAXED);
+    }
+}
+
+/// How many children of a node with `visits` visits are open: all, or
+/// (progressive widening) a number growing with the square root of visits.
+fn open_children(config: &MctsConfig, count: usize, visits: u32) -> usize {
+    match config.widen_above {
+        Some(above) if count > above as usize => {
+            let open = 4 + (2.0 * (visits as f32).sqrt()) as usize;
+            open.min(count)
+        }
+        _ => count,
+    }
+}
+
+/// UCT among the open children; proven wins are taken, proven losses avoided.
+fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
+    let nodes = &shared.arena.nodes;
+    let parent = &nodes[node];
+    let parent_visits = parent.visits.load(RELAXED).max(1);
+    let log_parent = (parent_visits as f32).ln();
+    let c = shared.config.exploration;
+    let win = win_code(mover);
+    let loss = win_code(mover.other());
+    let children = parent.children();
+    let open = open_children(shared.config, children.len(), parent_visits);
+    let mut best = children.start;
+    let mut best_value = f32::NEG_INFINITY;
+    for child in children.take(open) {
+        let n = &nodes[child];
+        let proof = if shared.config.solver {
+            n.proof.load(RELAXED)
+        } else {
+            UNPROVEN
+        };
+        if proof == win {
+            return child;
+        }
+        let visits = n.visits.load(RELAXED);
+        let value = if proof == loss {
+            // Only if every move loses.
+            -1.0
+        } else if visits == 0 {
+            f32::INFINITY
+        } else {
+            let v = visits as f32;
+            n.score.load(RELAXED) as f32 / (2.0 * v) + c * (log_parent / v).sqrt()
+        };
+        if value > best_value {
+            best_value = value;
+            best = child;
+        }
+    }
+    best
+}
+
+/// The move to play: a proven win (the quickest), else the most visited
+/// child that is not a proven loss (a proven loss only if all are, the
+/// slowest). Without the solver: the most visited child.
+fn best_child(arena: &Arena, node: usize, mover: Seat, solver: bool) -> usize {
+    let nodes = &arena.nodes;
+    let win = win_code(mover);
+    let loss = win_code(mover.other());
+    let children = nodes[node].children();
+    let key = |c: usize| {
+        let n = &nodes[c];
+        let proof = if solver {
+            n.proof.load(RELAXED)
+        } else {
+            UNPROVEN
+        };
+        let plies = n.proof_plies.load(RELAXED) as i64;
+        if proof == win {
+            (3, -plies, 0)
+        } else if proof == loss {
+            (0, plies, 0)
+        } else {
+            let visits = n.visits.load(RELAXED) as i64;
+            (1, visits, n.score.load(RELAXED) as i64)
+        }
+    };
+    children
+        .max_by_key(|&c| key(c))
+        .expect("the root has children")
+}
+
+fn report<G: Game>(shared: &Shared, root: &G, ctx: &Context) -> Info {
+    let nodes = &shared.arena.nodes;
+    let mover = root.side_to_move();
+    let solver = shared.config.solver;
+    let best = best_child(shared.arena, 0, mover, solver);
+    let root_proof = nodes[0].proof.load(RELAXED);
+    let score = if root_proof == UNPROVEN || !solver {
+        Score::Cp(win_rate_to_cp(nodes[best].mean() as f64))
+    } else {
+        let moves = (nodes[0].proof_plies.load(RELAXED) as i32 + 1) / 2;
+        match decode(root_proof) {
+            Outcome::Draw => Score::Cp(0),
+            Outcome::Win(seat) if seat == mover => Score::Mate(moves.max(1)),
+            Outcome::Win(_) => Score::Mate(-moves.max(1)),
+        }
+    };
+    let mut pv = Vec::new();
+    let mut state = root.clone();
+    let mut node = 0;
+    while nodes[node].state.load(RELAXED) == EXPANDED && pv.len() < 64 {
+        let child = best_child(shared.arena, node, state.side_to_move(), solver);
+        if nodes[child].visits.load(RELAXED) == 0 {
+            break;
+        }
+        let mv = G::Move::unpack(nodes[child].mv.load(RELAXED));
+        pv.push(state.format_move(mv));
+        state.play(mv);
+        node = child;
+    }
+    let iterations = shared.iterations.load(RELAXED);
+    Info {
+        depth: (shared.depth_sum.load(RELAXED) as f64 / iterations.max(1) as f64).round() as u32,
+        seldepth: shared.max_depth.load(RELAXED),
+        score,
+        nodes: iterations,
+        time_ms: ctx.elapsed_ms(),
+        pv,
+        hashfull: Some(shared.arena.permille_used()),
+    }
+}
+
+/// Whether the most visited root move can no longer be overtaken in the
+/// time left, at the current rate of iterations.
+fn decided(shared: &Shared, budget: &Budget, elapsed: Duration) -> bool {
+    // Only a clock banks saved time; a fixed move time is spent whole.
+    let Some(soft) = budget.soft else {
+        return false;
+    };
+    if elapsed < soft / 10 {
+        return false;
+    }
+    let nodes = &shared.arena.nodes;
+    let mut first = 0u32;
+    let mut second = 0u32;
+    for c in nodes[0].children() {
+        let v = nodes[c].visits.load(RELAXED);
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    let done = shared.iterations.load(RELAXED) as f64;
+    let rate = done / elapsed.as_secs_f64().max(1e-6);
+    let remaining = rate * soft.saturating_sub(elapsed).as_secs_f64();
+    (first - second) as f64 > remaining
+}
+
+fn shuffle<M>(moves: &mut [M], rng: &mut GameRng) {
+    for i in (1..moves.len()).rev() {
+        let j = random_below(rng, i + 1);
+        moves.swap(i, j);
+    }
+}
+
+/// Best first for the side to move, by the evaluation after each move (a
+/// random order among equals).
+fn order_by_evaluation<G: Game>(state: &G, moves: &mut [G::Move], rng: &mut GameRng) {
+    shuffle(moves, rng);
+    let mover = state.side_to_move();
+    let mut scored: Vec<(i32, G::Move)> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = state.clone();
+            child.play(mv);
+            let eval = child.evaluate();
+            let for_mover = if child.side_to_move() == mover {
+                eval
+            } else {
+                -eval
+            };
+            (for_mover, mv)
+        })
+        .collect();
+    scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    for (slot, (_, mv)) in moves.iter_mut().zip(scored) {
+        *slot = mv;
+    }
 }

@@ -7,7 +7,7 @@ pub mod mcts;
 pub mod time;
 pub mod tt;
 
-use crate::games::{Game, GameRng, Seat, random_below};
+use crate::games::{Game, GameRng, random_below};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -184,27 +184,60 @@ impl Context<'_> {
     }
 }
 
+/// What `Search auto` means for one game: the searcher and MCTS settings
+/// that measured strongest there (chosen per game in the registry).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    /// `Mcts` or `AlphaBeta`.
+    pub algorithm: Algorithm,
+    pub mcts: mcts::MctsConfig,
+}
+
+impl Profile {
+    pub const DEFAULT: Profile = Profile {
+        algorithm: Algorithm::Mcts,
+        mcts: mcts::MctsConfig::tuned(),
+    };
+}
+
 /// The searchers of one game and what they keep between moves (the MCTS
 /// tree for reuse, the transposition table).
 pub struct Searcher<G: Game> {
+    profile: Profile,
     mcts: mcts::Mcts<G>,
     alphabeta: alphabeta::AlphaBeta<G>,
 }
 
-impl<G: Game> Default for Searcher<G> {
-    fn default() -> Self {
+impl<G: Game> Searcher<G> {
+    pub fn new(profile: Profile) -> Self {
         Searcher {
+            profile,
             mcts: mcts::Mcts::new(),
             alphabeta: alphabeta::AlphaBeta::new(),
         }
     }
-}
 
-impl<G: Game> Searcher<G> {
-    /// Allocates (or resizes) search memory; called after the first `isready`.
+    /// Allocates (or resizes) the memory of the searcher the settings
+    /// select, and frees the other's; called after the first `isready`.
     pub fn prepare(&mut self, settings: &SearchSettings) {
-        self.mcts.prepare(settings);
-        self.alphabeta.prepare(settings);
+        match self.algorithm(settings) {
+            Algorithm::AlphaBeta => {
+                self.mcts.release();
+                self.alphabeta.prepare(settings);
+            }
+            Algorithm::Random => {}
+            _ => {
+                self.alphabeta.release();
+                self.mcts.prepare(settings);
+            }
+        }
+    }
+
+    fn algorithm(&self, settings: &SearchSettings) -> Algorithm {
+        match settings.algorithm {
+            Algorithm::Auto => self.profile.algorithm,
+            other => other,
+        }
     }
 
     /// Forgets everything learned in earlier searches.
@@ -213,36 +246,30 @@ impl<G: Game> Searcher<G> {
         self.alphabeta.clear();
     }
 
-    /// Searches `root` (which must not be terminal) within `limits`.
+    /// Searches `root` (which must not be terminal) within `limits`;
+    /// `line` tells where `root` stands in the game (for tree reuse).
     pub fn search(
         &mut self,
         root: &G,
+        line: &mcts::Line,
         settings: &SearchSettings,
         limits: &Limits,
         ctx: &mut Context,
     ) -> SearchResult<G::Move> {
-        let algorithm = match settings.algorithm {
-            Algorithm::Auto => default_algorithm(root),
-            other => other,
-        };
-        match algorithm {
+        self.prepare(settings);
+        match self.algorithm(settings) {
             Algorithm::Random => random_move(root, settings, ctx),
             Algorithm::AlphaBeta => self.alphabeta.search(root, settings, limits, ctx),
             Algorithm::UctPlain => {
-                self.mcts
-                    .search(root, &mcts::MctsConfig::plain(), settings, limits, ctx)
+                let plain = mcts::MctsConfig::plain();
+                self.mcts.search(root, line, &plain, settings, limits, ctx)
             }
             Algorithm::Mcts | Algorithm::Auto => {
-                self.mcts
-                    .search(root, &mcts::MctsConfig::tuned(), settings, limits, ctx)
+                let config = self.profile.mcts.clone();
+                self.mcts.search(root, line, &config, settings, limits, ctx)
             }
         }
     }
-}
-
-/// The searcher `auto` picks for a game.
-fn default_algorithm<G: Game>(_root: &G) -> Algorithm {
-    Algorithm::Mcts
 }
 
 fn random_move<G: Game>(
@@ -271,9 +298,4 @@ fn random_move<G: Game>(
 pub fn win_rate_to_cp(p: f64) -> i32 {
     let p = p.clamp(0.001, 0.999);
     (400.0 * (p / (1.0 - p)).log10()).round() as i32
-}
-
-/// The reward of `outcome` for `seat` (re-exported for searchers).
-pub fn seat_reward(outcome: crate::games::Outcome, seat: Seat) -> f32 {
-    outcome.reward_for(seat)
 }

@@ -7,10 +7,18 @@ use std::time::Duration;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Budget {
-    /// Stop starting new work after this.
+    /// The time a move should take when time is shared across moves (a
+    /// clock); none for a fixed `movetime`, which is all spent.
     pub soft: Option<Duration>,
     /// Never search past this.
     pub hard: Option<Duration>,
+}
+
+impl Budget {
+    /// When a searcher without iterations (MCTS) should stop.
+    pub fn target(&self) -> Option<Duration> {
+        self.soft.or(self.hard)
+    }
 }
 
 /// The budget for one move of `side`, keeping `overhead_ms` of every clock
@@ -24,9 +32,7 @@ pub fn budget(limits: &Limits, side: Seat, overhead_ms: u64, moves_left: u32) ->
     if let Some(movetime) = limits.movetime {
         // Answer a little early so the reply arrives within the move time.
         let margin = (overhead_ms / 2).min(movetime / 5);
-        let limit = movetime.saturating_sub(margin).max(1);
-        soft_ms = Some(limit);
-        hard_ms = Some(limit);
+        hard_ms = Some(movetime.saturating_sub(margin).max(1));
     }
     if let Some(remaining) = limits.time[side.index()] {
         let inc = limits.inc[side.index()];
@@ -38,8 +44,9 @@ pub fn budget(limits: &Limits, side: Seat, overhead_ms: u64, moves_left: u32) ->
         let share = usable / moves + inc * 3 / 4;
         let soft = share.min(usable * 4 / 5).max(1);
         let hard = (soft * 3).min(usable * 9 / 10).max(soft);
-        soft_ms = Some(soft_ms.map_or(soft, |s| s.min(soft)));
-        hard_ms = Some(hard_ms.map_or(hard, |h| h.min(hard)));
+        let hard = hard_ms.map_or(hard, |h| h.min(hard));
+        soft_ms = Some(soft.min(hard));
+        hard_ms = Some(hard);
     }
     Budget {
         soft: soft_ms.map(Duration::from_millis),
@@ -63,6 +70,8 @@ mod tests {
         };
         let b = budget(&limits, Seat::P1, 20, 30);
         assert!(ms(b.hard) <= 100 && ms(b.hard) >= 80);
+        assert_eq!(b.soft, None, "a fixed move time is spent whole");
+        assert_eq!(b.target(), b.hard);
     }
 
     #[test]

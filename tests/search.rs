@@ -1,0 +1,151 @@
+//! Searchers find forced wins: every algorithm and thread count must play
+//! the one winning move of a position and (where it proves it) report a
+//! mate score.
+
+use quintet::games::Outcome;
+use quintet::registry::{self, GameConfig};
+use quintet::search::{Algorithm, Context, Info, Limits, Score, SearchSettings};
+use quintet::session::Session;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+fn session(game: &str, variant: &str, fen: &str) -> Box<dyn Session> {
+    let base = GameConfig {
+        game: game.into(),
+        variant: variant.into(),
+        ..GameConfig::default()
+    };
+    let mut s = registry::create(&registry::config_for_text(&base, fen)).unwrap();
+    s.set_position(Some(fen), &[]).unwrap();
+    s
+}
+
+fn search(
+    s: &mut Box<dyn Session>,
+    algorithm: Algorithm,
+    threads: usize,
+    limits: Limits,
+) -> (String, Info) {
+    let settings = SearchSettings {
+        algorithm,
+        threads,
+        hash_mb: 16,
+        seed: 7,
+        move_overhead_ms: 0,
+    };
+    s.prepare(&settings);
+    let stop = AtomicBool::new(false);
+    let mut report = |_: &Info| {};
+    let mut ctx = Context {
+        start: Instant::now(),
+        stop: &stop,
+        report: &mut report,
+    };
+    s.search(&settings, &limits, &mut ctx)
+        .expect("the game is not over")
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// Hadron positions with exactly one winning move (found by brute force):
+/// (position, the winning move, its mate distance in moves).
+const HADRON_WINS: &[(&str, &str, i32)] = &[
+    ("2r1/3r/3r/1b1b b", "a3", 1),
+    ("1r1b/2r1/3b/2rb r", "a2", 1),
+    ("1b2/3r/b3/rr1b r", "c2", 1),
+    ("b3b/3rb/1b3/1rrb1/1r1rr b", "d5", 2),
+    ("1r2b/r2r1/1rbbb/5/r4 b", "d1", 2),
+    ("2rr1/r1b2/1b2b/5/1b2r r", "d2", 2),
+];
+
+#[test]
+fn alphabeta_finds_and_proves_forced_wins() {
+    for threads in [1, 2] {
+        for &(fen, winner, mate) in HADRON_WINS {
+            let mut s = session("hadron", "", fen);
+            let (best, info) = search(&mut s, Algorithm::AlphaBeta, threads, depth(6));
+            assert_eq!(best, winner, "{fen} with {threads} threads");
+            assert_eq!(info.score, Score::Mate(mate), "{fen}");
+        }
+    }
+}
+
+#[test]
+fn mcts_solver_finds_and_proves_forced_wins() {
+    for threads in [1, 2] {
+        for &(fen, winner, mate) in HADRON_WINS {
+            let mut s = session("hadron", "", fen);
+            let (best, info) = search(&mut s, Algorithm::Mcts, threads, nodes(20_000));
+            assert_eq!(best, winner, "{fen} with {threads} threads");
+            assert_eq!(info.score, Score::Mate(mate), "{fen}");
+        }
+    }
+}
+
+#[test]
+fn every_searcher_empties_the_atoms_board_to_win() {
+    // Black's suicide c1->d2 (or c1->d1) leaves no atom at all: white, to
+    // move with nothing, has lost.
+    let fen = "8/8/8/8/8/8/8/wwb5 b 0 0 0";
+    for algorithm in [Algorithm::Mcts, Algorithm::AlphaBeta] {
+        let mut s = session("atoms", "radioactive", fen);
+        let limits = if algorithm == Algorithm::Mcts {
+            nodes(5_000)
+        } else {
+            depth(3)
+        };
+        let (best, info) = search(&mut s, algorithm, 1, limits);
+        assert_eq!(info.score, Score::Mate(1), "{algorithm:?}");
+        s.play(&best).unwrap();
+        assert_eq!(s.outcome(), Some(Outcome::Win(quintet::games::Seat::P2)));
+    }
+}
+
+#[test]
+fn node_limited_searches_are_deterministic() {
+    for algorithm in [Algorithm::Mcts, Algorithm::AlphaBeta, Algorithm::UctPlain] {
+        let run = || {
+            let mut s = registry::create(&GameConfig::default()).unwrap();
+            s.set_position(None, &["c3", "a1"]).unwrap();
+            let limits = if algorithm == Algorithm::AlphaBeta {
+                depth(5)
+            } else {
+                nodes(3_000)
+            };
+            let (best, info) = search(&mut s, algorithm, 1, limits);
+            (best, info.nodes, info.pv)
+        };
+        assert_eq!(run(), run(), "{algorithm:?}");
+    }
+}
+
+#[test]
+fn mcts_reuses_its_tree_along_the_game() {
+    let mut s = registry::create(&GameConfig::default()).unwrap();
+    let (first, info) = search(&mut s, Algorithm::Mcts, 1, nodes(20_000));
+    s.play(&first).unwrap();
+    // Follow the expected reply: its subtree was explored and is kept.
+    let reply = info.pv[1].clone();
+    s.play(&reply).unwrap();
+    let (_, reused) = search(&mut s, Algorithm::Mcts, 1, nodes(1));
+    assert_eq!(reused.nodes, 1);
+    // One new playout, yet the principal variation runs deep: the visits
+    // of the earlier search are still there.
+    assert!(reused.pv.len() >= 3, "{:?}", reused.pv);
+    let mut fresh = registry::create(&GameConfig::default()).unwrap();
+    fresh.set_position(None, &[&first, &reply]).unwrap();
+    let (_, cold) = search(&mut fresh, Algorithm::Mcts, 1, nodes(1));
+    assert!(cold.pv.len() <= 1, "{:?}", cold.pv);
+}
