@@ -507,6 +507,11 @@ impl Game for Atoms {
         out
     }
 
+    /// The drops left, plus a typical movement phase.
+    fn moves_left_estimate(&self) -> u32 {
+        self.hand[self.to_move.index()] as u32 + 20
+    }
+
     /// Material first (atoms on board and in hand), then mobility.
     fn evaluate(&self) -> i32 {
         let me = self.to_move.index();

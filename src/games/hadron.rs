@@ -231,6 +231,11 @@ impl<B: Bits> Game for Hadron<B> {
         (mine - theirs) * 20
     }
 
+    /// Each of us places about one tile per two legal cells left.
+    fn moves_left_estimate(&self) -> u32 {
+        (self.legal_set().count() / 2).max(1)
+    }
+
     #[inline]
     fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {
         let legal = self.legal_set();

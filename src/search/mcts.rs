@@ -16,7 +16,7 @@
 use super::time::{self, Budget};
 use super::{Context, Info, Limits, Score, SearchResult, SearchSettings, win_rate_to_cp};
 use crate::games::{CompactMove, Game, GameRng, Outcome, Seat, random_below};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use std::sync::atomic::{
     AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
 };
@@ -43,6 +43,11 @@ pub struct MctsConfig {
     pub widen_above: Option<u32>,
     /// Stop a timed search early once the best move cannot change.
     pub early_stop: bool,
+    /// End playouts after this many random plies and score the position
+    /// with the game's evaluation (`None`: play to the end).
+    pub playout_cutoff: Option<u32>,
+    /// The evaluation that means a 73% (1 / (1 + e^-1)) chance to win.
+    pub eval_scale: f32,
 }
 
 impl MctsConfig {
@@ -57,6 +62,8 @@ impl MctsConfig {
             parallel: false,
             widen_above: None,
             early_stop: false,
+            playout_cutoff: None,
+            eval_scale: 100.0,
         }
     }
 
@@ -70,6 +77,8 @@ impl MctsConfig {
             parallel: true,
             widen_above: Some(200),
             early_stop: true,
+            playout_cutoff: None,
+            eval_scale: 100.0,
         }
     }
 }
@@ -82,6 +91,37 @@ const TERMINAL: u8 = 3;
 
 // Proofs: the outcome the node is known to lead to (0: unknown).
 const UNPROVEN: u8 = 0;
+
+/// Score units per reward point: fine enough for evaluated playouts,
+/// coarse enough that a u32 sum holds 500 million visits.
+const UNIT: u32 = 8;
+/// Searches stop growing here so that no score sum can overflow.
+const MAX_ITERATIONS: u64 = 400_000_000;
+
+/// What a playout brings back.
+#[derive(Copy, Clone, Debug)]
+enum Reward {
+    Exact(Outcome),
+    /// An evaluated position: the first seat's chance to win.
+    Estimate(f32),
+}
+
+impl Reward {
+    /// The score units `seat` earns, rounding estimates at random so that
+    /// their expectation is exact.
+    fn points(self, seat: Seat, rng: &mut GameRng) -> u32 {
+        match self {
+            Reward::Exact(outcome) => (UNIT as f32 * outcome.reward_for(seat)) as u32,
+            Reward::Estimate(p1) => {
+                let p = if seat == Seat::P1 { p1 } else { 1.0 - p1 };
+                let scaled = p.clamp(0.0, 1.0) * UNIT as f32;
+                let whole = scaled.floor();
+                let up = (rng.next_u32() as f32) < (scaled - whole) * u32::MAX as f32;
+                whole as u32 + up as u32
+            }
+        }
+    }
+}
 
 fn encode(outcome: Outcome) -> u8 {
     match outcome {
@@ -112,7 +152,8 @@ struct Node {
     child_count: AtomicU32,
     /// Completed and in-flight visits.
     visits: AtomicU32,
-    /// Twice the summed reward of the seat that played `mv` (win 2, draw 1).
+    /// The summed reward of the seat that played `mv`, in `UNIT`s per point
+    /// (a win scores `UNIT`, a draw half).
     score: AtomicU32,
     state: AtomicU8,
     proof: AtomicU8,
@@ -161,7 +202,7 @@ impl Node {
         if visits == 0 {
             0.5
         } else {
-            self.score.load(RELAXED) as f32 / (2.0 * visits as f32)
+            self.score.load(RELAXED) as f32 / (UNIT as f32 * visits as f32)
         }
     }
 }
@@ -494,7 +535,11 @@ impl<G: Game> Worker<G> {
     /// limit is reached (nothing was done).
     fn iterate(&mut self, shared: &Shared, root: &G) -> bool {
         let iteration = shared.iterations.fetch_add(1, RELAXED);
-        if shared.node_limit.is_some_and(|limit| iteration >= limit) {
+        let limit = shared
+            .node_limit
+            .unwrap_or(MAX_ITERATIONS)
+            .min(MAX_ITERATIONS);
+        if iteration >= limit {
             shared.iterations.fetch_sub(1, RELAXED);
             return false;
         }
@@ -503,11 +548,11 @@ impl<G: Game> Worker<G> {
         self.path.clear();
         let mut node = 0usize;
         add(&nodes[0].visits, 1, shared.threaded);
-        let outcome = loop {
+        let reward = loop {
             let current = &nodes[node];
             let proof = current.proof.load(RELAXED);
             if proof != UNPROVEN {
-                break decode(proof);
+                break Reward::Exact(decode(proof));
             }
             let mut status = current.state.load(Ordering::Acquire);
             if status == UNEXPANDED {
@@ -526,7 +571,7 @@ impl<G: Game> Worker<G> {
                 }
             }
             if status == TERMINAL {
-                break decode(current.proof.load(RELAXED));
+                break Reward::Exact(decode(current.proof.load(RELAXED)));
             }
             if status != EXPANDED {
                 break self.playout(shared, node, &mut state);
@@ -538,16 +583,16 @@ impl<G: Game> Worker<G> {
             self.path.push((child, mover));
             node = child;
         };
-        self.backup(shared, outcome);
+        self.backup(shared, reward);
         let depth = self.path.len() as u32;
         shared.depth_sum.fetch_add(depth as u64, RELAXED);
         shared.max_depth.fetch_max(depth, RELAXED);
         true
     }
 
-    /// Plays random moves to the end from a leaf; a leaf found to have no
-    /// moves becomes a proven terminal node.
-    fn playout(&mut self, shared: &Shared, node: usize, state: &mut G) -> Outcome {
+    /// Plays random moves from a leaf to the end (or to the cutoff, then
+    /// evaluates); a leaf found to have no moves becomes a proven terminal.
+    fn playout(&mut self, shared: &Shared, node: usize, state: &mut G) -> Reward {
         let Some(first) = state.random_move(&mut self.rng, &mut self.scratch) else {
             let outcome = state.outcome().expect("no legal moves means game over");
             let n = &shared.arena.nodes[node];
@@ -557,10 +602,27 @@ impl<G: Game> Worker<G> {
             {
                 n.proof.store(encode(outcome), RELAXED);
             }
-            return outcome;
+            return Reward::Exact(outcome);
         };
         state.play(first);
-        state.random_playout(&mut self.rng, &mut self.scratch)
+        let Some(cutoff) = shared.config.playout_cutoff else {
+            return Reward::Exact(state.random_playout(&mut self.rng, &mut self.scratch));
+        };
+        for _ in 0..cutoff {
+            match state.random_move(&mut self.rng, &mut self.scratch) {
+                Some(mv) => state.play(mv),
+                None => {
+                    return Reward::Exact(state.outcome().expect("no legal moves means game over"));
+                }
+            }
+        }
+        let eval = state.evaluate() as f32 / shared.config.eval_scale;
+        let p = 1.0 / (1.0 + (-eval).exp());
+        Reward::Estimate(if state.side_to_move() == Seat::P1 {
+            p
+        } else {
+            1.0 - p
+        })
     }
 
     /// Gives a claimed (EXPANDING) node its children or marks it terminal.
@@ -597,13 +659,13 @@ impl<G: Game> Worker<G> {
         true
     }
 
-    /// Adds the outcome to every node of the path and propagates proofs.
-    fn backup(&mut self, shared: &Shared, outcome: Outcome) {
+    /// Adds the reward to every node of the path and propagates proofs.
+    fn backup(&mut self, shared: &Shared, reward: Reward) {
         let nodes = &shared.arena.nodes;
         let mut proving = shared.config.solver;
         for i in (0..self.path.len()).rev() {
             let (child, mover) = self.path[i];
-            let points = (2.0 * outcome.reward_for(mover)) as u32;
+            let points = reward.points(mover, &mut self.rng);
             add(&nodes[child].score, points, shared.threaded);
             if proving {
                 let parent = if i == 0 { 0 } else { self.path[i - 1].0 };
@@ -713,7 +775,7 @@ fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
             f32::INFINITY
         } else {
             let v = visits as f32;
-            n.score.load(RELAXED) as f32 / (2.0 * v) + c * (log_parent / v).sqrt()
+            n.score.load(RELAXED) as f32 / (UNIT as f32 * v) + c * (log_parent / v).sqrt()
         };
         if value > best_value {
             best_value = value;
