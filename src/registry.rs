@@ -5,6 +5,7 @@
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
+use crate::games::tritium::{self, Tritium};
 use crate::session::{GameSession, Session};
 
 /// What the user asked for. Zero size/stones and an empty variant mean the
@@ -61,6 +62,14 @@ pub const GAMES: &[GameEntry] = &[
         stones: Some((atoms::MIN_STONES, atoms::MAX_STONES, atoms::DEFAULT_STONES)),
         size_of_text: square_size_of_text,
         build: build_atoms,
+    },
+    GameEntry {
+        name: "tritium",
+        sizes: (tritium::MIN_SIZE, tritium::MAX_SIZE, tritium::DEFAULT_SIZE),
+        variants: &tritium::Variant::NAMES,
+        stones: None,
+        size_of_text: tritium_size_of_text,
+        build: build_tritium,
     },
 ];
 
@@ -171,6 +180,11 @@ fn square_size_of_text(text: &str) -> Option<usize> {
         .map(|board| board.split('/').count())
 }
 
+/// Tritium: the first field has 2n - 1 rows separated by `/`.
+fn tritium_size_of_text(text: &str) -> Option<usize> {
+    tritium::size_of_text(text)
+}
+
 fn build_hadron(config: &GameConfig) -> Box<dyn Session> {
     let n = config.size;
     let c = config.clone();
@@ -187,6 +201,11 @@ fn build_atoms(config: &GameConfig) -> Box<dyn Session> {
         config.clone(),
         Atoms::new(config.size, config.stones, variant),
     )
+}
+
+fn build_tritium(config: &GameConfig) -> Box<dyn Session> {
+    let variant = tritium::Variant::parse(&config.variant).expect("resolved variant");
+    GameSession::boxed(config.clone(), Tritium::new(config.size, variant))
 }
 
 #[cfg(test)]
