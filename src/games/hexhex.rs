@@ -266,6 +266,18 @@ mod tests {
     }
 
     #[test]
+    fn wide_tokens_keep_rows_interleaved() {
+        let g = grid(2, false);
+        assert_eq!(g.render(|_| 'x'), g.render_tokens(1, |_| "x".into()));
+        let text = g.render_tokens(3, |_| " x".into());
+        let lines: Vec<&str> = text.lines().collect();
+        // Each cell sits halfway between its two neighbours in the row below.
+        assert_eq!(lines[0], "  3    x   x    b3..c3");
+        assert_eq!(lines[1], "  2  x   x   x    a2..c2");
+        assert_eq!(lines[2], "  1    x   x    a1..b1");
+    }
+
+    #[test]
     fn symmetries_preserve_adjacency() {
         for holed in [false, true] {
             let g = grid(5, holed);
