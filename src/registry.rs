@@ -5,6 +5,7 @@
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
+use crate::games::tritium::{self, Tritium};
 use crate::search::Profile;
 use crate::session::{GameSession, Session};
 
@@ -66,6 +67,15 @@ pub const GAMES: &[GameEntry] = &[
         size_of_text: square_size_of_text,
         auto: Profile::DEFAULT,
         build: build_atoms,
+    },
+    GameEntry {
+        name: "tritium",
+        sizes: (tritium::MIN_SIZE, tritium::MAX_SIZE, tritium::DEFAULT_SIZE),
+        variants: &tritium::Variant::NAMES,
+        stones: None,
+        size_of_text: tritium_size_of_text,
+        auto: Profile::DEFAULT,
+        build: build_tritium,
     },
 ];
 
@@ -177,6 +187,11 @@ fn square_size_of_text(text: &str) -> Option<usize> {
         .map(|board| board.split('/').count())
 }
 
+/// Tritium: the first field has 2n - 1 rows separated by `/`.
+fn tritium_size_of_text(text: &str) -> Option<usize> {
+    tritium::size_of_text(text)
+}
+
 fn build_hadron(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
     let n = config.size;
     let c = config.clone();
@@ -191,6 +206,11 @@ fn build_atoms(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
     let variant = atoms::Variant::parse(&config.variant).expect("resolved variant");
     let game = Atoms::new(config.size, config.stones, variant);
     GameSession::boxed(config.clone(), game, auto)
+}
+
+fn build_tritium(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
+    let variant = tritium::Variant::parse(&config.variant).expect("resolved variant");
+    GameSession::boxed(config.clone(), Tritium::new(config.size, variant), auto)
 }
 
 #[cfg(test)]

@@ -124,13 +124,23 @@ impl HexGrid {
     /// `cell`, offset so that hex neighbours touch; each row is labelled
     /// with its number and its first and last cell.
     pub fn render(&self, cell: impl Fn(u16) -> char) -> String {
+        self.render_tokens(1, |id| cell(id).to_string())
+    }
+
+    /// As [`HexGrid::render`], with each cell drawn as a token of `width`
+    /// characters (odd, so that rows shift by whole columns).
+    pub fn render_tokens(&self, width: usize, cell: impl Fn(u16) -> String) -> String {
+        debug_assert!(width % 2 == 1, "odd token width keeps the rows aligned");
+        let stride = width + 1;
+        let half = stride / 2;
         let n = self.side as i32;
         let mut out = String::new();
         for r in (0..2 * n - 1).rev() {
             let ids: Vec<u16> = (0..2 * n - 1).filter_map(|q| self.id(q, r)).collect();
             let first_q = (r - (n - 1)).max(0);
-            // x = 2q - r places (q, r) between its two neighbours in the row below.
-            let indent = (2 * first_q - r + (n - 1)) as usize;
+            // x = (2q - r) half-strides places (q, r) between its two
+            // neighbours in the row below.
+            let indent = (2 * first_q - r + (n - 1)) as usize * half;
             out.push_str(&format!("{:>3} ", r + 1));
             out.push_str(&" ".repeat(indent));
             let mut q = first_q;
@@ -138,13 +148,13 @@ impl HexGrid {
                 let (cq, _) = self.coords[id as usize];
                 // A hole (Tritium's centre) leaves a gap.
                 while q < cq {
-                    out.push_str("  ");
+                    out.push_str(&" ".repeat(stride));
                     q += 1;
                 }
                 if i > 0 {
                     out.push(' ');
                 }
-                out.push(cell(id));
+                out.push_str(&format!("{:<width$}", cell(id)));
                 q += 1;
             }
             let (Some(&a), Some(&b)) = (ids.first(), ids.last()) else {
@@ -253,6 +263,18 @@ mod tests {
         assert_eq!(parse_letters_digits("AB3"), Some((27, 2)));
         let g = grid(14, false);
         assert_eq!(g.cell_name(g.id(26, 26).unwrap()), "aa27");
+    }
+
+    #[test]
+    fn wide_tokens_keep_rows_interleaved() {
+        let g = grid(2, false);
+        assert_eq!(g.render(|_| 'x'), g.render_tokens(1, |_| "x".into()));
+        let text = g.render_tokens(3, |_| " x".into());
+        let lines: Vec<&str> = text.lines().collect();
+        // Each cell sits halfway between its two neighbours in the row below.
+        assert_eq!(lines[0], "  3    x   x    b3..c3");
+        assert_eq!(lines[1], "  2  x   x   x    a2..c2");
+        assert_eq!(lines[2], "  1    x   x    a1..b1");
     }
 
     #[test]

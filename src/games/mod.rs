@@ -9,6 +9,7 @@ pub mod bitboard;
 pub mod hadron;
 pub mod hexhex;
 pub mod square;
+pub mod tritium;
 pub mod zobrist;
 
 use rand::Rng;

@@ -1,0 +1,1127 @@
+//! Tritium (Noé Falzon, 2024, rules v1.0), per `shared/rules/tritium.md`.
+//!
+//! A hexhex board without its centre, filled with shared tiles of three
+//! colours; players plant flags in free regions and score the tiles of the
+//! regions where they have a strict flag majority.
+//!
+//! Regions are kept incrementally: every tile knows its region's root
+//! (`root`), each region is a circular list of its cells (`next`), and a
+//! merge relabels the smaller region into the larger (so a cell is relabelled
+//! at most log2(126) times per game). Per region we keep its size and flag
+//! counts; per position the tiles standing in free regions and the tiles
+//! each player controls. Move generation, terminal detection and scoring are
+//! then lookups, never flood fills. The position is a fixed-size `Copy`
+//! struct, so make/unmake is copy-make.
+
+use super::hexhex::{self, HexGrid};
+use super::zobrist::{key, salt};
+use super::{Game, GameRng, Outcome, Seat, random_below, split_drop};
+use std::fmt;
+
+pub const MIN_SIZE: usize = 4;
+pub const MAX_SIZE: usize = 7;
+pub const DEFAULT_SIZE: usize = 5;
+/// Flags per player in the short variant.
+pub const SHORT_FLAGS: u8 = 3;
+
+/// Cells of the largest board (size 7: 3 * 7 * 6).
+const MAX_CELLS: usize = 3 * MAX_SIZE * (MAX_SIZE - 1);
+/// Tile colours, in move-text order.
+const COLOURS: [char; 3] = ['R', 'G', 'B'];
+/// Move kind of a flag (kinds 0..3 are the tile colours).
+const FLAG_KIND: u16 = 3;
+pub const PASS: u16 = u16::MAX;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Standard,
+    Short,
+}
+
+impl Variant {
+    pub const NAMES: [&'static str; 2] = ["standard", "short"];
+
+    pub fn parse(name: &str) -> Option<Variant> {
+        match name.to_ascii_lowercase().as_str() {
+            "" | "standard" => Some(Variant::Standard),
+            "short" => Some(Variant::Short),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// A move: `kind << 8 | cell`, kind 0..3 a tile colour, 3 a flag; or `PASS`.
+pub type TritiumMove = u16;
+
+fn tile_move(colour: usize, cell: usize) -> TritiumMove {
+    ((colour as u16) << 8) | cell as u16
+}
+
+fn flag_move(cell: usize) -> TritiumMove {
+    (FLAG_KIND << 8) | cell as u16
+}
+
+/// Size and flag counts of one region (valid at its root).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Region {
+    size: u8,
+    flags: [u8; 2],
+}
+
+impl Region {
+    fn is_free(self) -> bool {
+        self.flags == [0, 0]
+    }
+
+    /// The seat with strictly more flags here, if any.
+    fn controller(self) -> Option<Seat> {
+        match self.flags[0].cmp(&self.flags[1]) {
+            std::cmp::Ordering::Greater => Some(Seat::P1),
+            std::cmp::Ordering::Less => Some(Seat::P2),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+#[derive(Copy, Clone)]
+pub struct Tritium {
+    grid: &'static HexGrid,
+    variant: Variant,
+    cells: usize,
+    /// Per cell: 0 empty, else tile colour + 1.
+    tile: [u8; MAX_CELLS],
+    /// Per cell: 0 no flag, else owner's seat index + 1.
+    flag: [u8; MAX_CELLS],
+    /// Per tile: the root cell of its region.
+    root: [u8; MAX_CELLS],
+    /// Per tile: the next cell of its region (a circular list).
+    next: [u8; MAX_CELLS],
+    /// Per root: its region's size and flags.
+    region: [Region; MAX_CELLS],
+    /// Cells, the empty ones first (`order[..empties]`), tiles after them;
+    /// `slot` is each cell's index in `order`. Makes random picks O(1).
+    order: [u8; MAX_CELLS],
+    slot: [u8; MAX_CELLS],
+    empties: usize,
+    /// Tiles left per colour.
+    supply: [u8; 3],
+    flags_on_board: [u8; 2],
+    /// Tiles in the regions each seat controls (the current score).
+    controlled: [u8; 2],
+    /// Tiles standing in free regions (the cells a flag may go on).
+    free_tiles: u8,
+    to_move: Seat,
+    first_flag: Option<Seat>,
+    hash: u64,
+}
+
+fn side_key() -> u64 {
+    key(salt::TRITIUM, 0)
+}
+
+fn tile_key(cell: usize, colour: usize) -> u64 {
+    key(salt::TRITIUM, 1 + (cell * 3 + colour) as u64)
+}
+
+fn flag_key(cell: usize, seat: Seat) -> u64 {
+    key(salt::TRITIUM, 1_000 + (cell * 2 + seat.index()) as u64)
+}
+
+fn first_flag_key(seat: Seat) -> u64 {
+    key(salt::TRITIUM, 2_000 + seat.index() as u64)
+}
+
+/// The board size a position text describes: its first field has `2n - 1`
+/// rows separated by `/` (None for anything not shaped like a board).
+pub fn size_of_text(text: &str) -> Option<usize> {
+    let rows = text.split_whitespace().next()?.split('/').count();
+    (rows >= 3 && rows % 2 == 1).then_some(rows.div_ceil(2))
+}
+
+impl Tritium {
+    /// The empty board of side `size` (4..=7).
+    pub fn new(size: usize, variant: Variant) -> Tritium {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&size));
+        let grid = hexhex::grid(size, true);
+        let cells = grid.len();
+        let per_colour = (size * (size - 1)) as u8;
+        let mut game = Tritium {
+            grid,
+            variant,
+            cells,
+            tile: [0; MAX_CELLS],
+            flag: [0; MAX_CELLS],
+            root: [0; MAX_CELLS],
+            next: [0; MAX_CELLS],
+            region: [Region::default(); MAX_CELLS],
+            order: [0; MAX_CELLS],
+            slot: [0; MAX_CELLS],
+            empties: cells,
+            supply: [per_colour; 3],
+            flags_on_board: [0; 2],
+            controlled: [0; 2],
+            free_tiles: 0,
+            to_move: Seat::P1,
+            first_flag: None,
+            hash: 0,
+        };
+        for cell in 0..cells {
+            game.order[cell] = cell as u8;
+            game.slot[cell] = cell as u8;
+        }
+        game.hash = game.hash_from_scratch();
+        game
+    }
+
+    pub fn size(&self) -> usize {
+        self.grid.side
+    }
+
+    /// Whether `seat`'s flag rule lets them play a flag (free region or not).
+    fn may_flag(&self, seat: Seat) -> bool {
+        let own = self.flags_on_board[seat.index()];
+        match self.variant {
+            Variant::Standard => own <= self.flags_on_board[seat.other().index()],
+            Variant::Short => own < SHORT_FLAGS,
+        }
+    }
+
+    fn can_flag(&self, seat: Seat) -> bool {
+        self.free_tiles > 0 && self.may_flag(seat)
+    }
+
+    /// Tiles left in supply equal empty cells, so "a tile can be placed"
+    /// is "an empty cell exists".
+    fn can_act(&self, seat: Seat) -> bool {
+        self.empties > 0 || self.can_flag(seat)
+    }
+
+    fn is_over(&self) -> bool {
+        !self.can_act(Seat::P1) && !self.can_act(Seat::P2)
+    }
+
+    fn colours_left(&self) -> usize {
+        self.supply.iter().filter(|&&s| s > 0).count()
+    }
+
+    /// The `k`-th colour (0-based) among those still in supply.
+    fn nth_colour_left(&self, k: usize) -> usize {
+        (0..3)
+            .filter(|&c| self.supply[c] > 0)
+            .nth(k)
+            .expect("k is below colours_left")
+    }
+
+    fn is_free_tile(&self, cell: usize) -> bool {
+        self.tile[cell] != 0 && self.region[self.root[cell] as usize].is_free()
+    }
+
+    fn uncount_control(&mut self, root: usize) {
+        let region = self.region[root];
+        if let Some(seat) = region.controller() {
+            self.controlled[seat.index()] -= region.size;
+        }
+    }
+
+    fn count_control(&mut self, root: usize) {
+        let region = self.region[root];
+        if let Some(seat) = region.controller() {
+            self.controlled[seat.index()] += region.size;
+        }
+    }
+
+    /// Joins two regions (roots `a` != `b`); returns the surviving root.
+    fn union(&mut self, a: usize, b: usize) -> usize {
+        let (big, small) = if self.region[a].size >= self.region[b].size {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut cell = small;
+        loop {
+            self.root[cell] = big as u8;
+            cell = self.next[cell] as usize;
+            if cell == small {
+                break;
+            }
+        }
+        // Swapping one successor each splices two circular lists into one.
+        self.next.swap(big, small);
+        let absorbed = self.region[small];
+        let kept = &mut self.region[big];
+        kept.size += absorbed.size;
+        kept.flags[0] += absorbed.flags[0];
+        kept.flags[1] += absorbed.flags[1];
+        big
+    }
+
+    fn place_tile(&mut self, cell: usize, colour: usize) {
+        self.tile[cell] = colour as u8 + 1;
+        self.supply[colour] -= 1;
+        self.hash ^= tile_key(cell, colour);
+        // Move the cell out of the empty part of `order`.
+        let last = self.order[self.empties - 1] as usize;
+        let at = self.slot[cell] as usize;
+        self.order.swap(at, self.empties - 1);
+        self.slot[last] = at as u8;
+        self.slot[cell] = (self.empties - 1) as u8;
+        self.empties -= 1;
+
+        self.root[cell] = cell as u8;
+        self.next[cell] = cell as u8;
+        self.region[cell] = Region {
+            size: 1,
+            flags: [0, 0],
+        };
+        let mut root = cell;
+        let mut absorbed_free = 0;
+        let mut flagged = false;
+        for &nb in &self.grid.neighbours[cell] {
+            if nb == hexhex::NONE || self.tile[nb as usize] != self.tile[cell] {
+                continue;
+            }
+            let other = self.root[nb as usize] as usize;
+            if other == root {
+                continue;
+            }
+            // The merged region is counted once, after all merges.
+            self.uncount_control(other);
+            let region = self.region[other];
+            if region.is_free() {
+                absorbed_free += region.size;
+            } else {
+                flagged = true;
+            }
+            root = self.union(root, other);
+        }
+        self.count_control(root);
+        if flagged {
+            self.free_tiles -= absorbed_free;
+        } else {
+            self.free_tiles += 1;
+        }
+    }
+
+    /// Puts `seat`'s flag on `cell` (any tile: reading a position text
+    /// may stack several flags into one region).
+    fn place_flag(&mut self, cell: usize, seat: Seat) {
+        let root = self.root[cell] as usize;
+        self.uncount_control(root);
+        if self.region[root].is_free() {
+            self.free_tiles -= self.region[root].size;
+        }
+        self.region[root].flags[seat.index()] += 1;
+        self.count_control(root);
+        self.flag[cell] = seat.index() as u8 + 1;
+        self.flags_on_board[seat.index()] += 1;
+        self.hash ^= flag_key(cell, seat);
+        if self.first_flag.is_none() {
+            self.first_flag = Some(seat);
+            self.hash ^= first_flag_key(seat);
+        }
+    }
+
+    fn switch_side(&mut self) {
+        self.to_move = self.to_move.other();
+        self.hash ^= side_key();
+    }
+
+    /// The `k`-th tile (in cell order) of a free region.
+    fn nth_free_tile(&self, k: usize) -> usize {
+        (0..self.cells)
+            .filter(|&c| self.is_free_tile(c))
+            .nth(k)
+            .expect("k is below free_tiles")
+    }
+
+    /// Sizes of the free regions, largest first.
+    fn free_region_sizes(&self) -> Vec<u8> {
+        let mut sizes: Vec<u8> = (0..self.cells)
+            .filter(|&c| self.tile[c] != 0 && self.root[c] as usize == c)
+            .map(|c| self.region[c])
+            .filter(|r| r.is_free())
+            .map(|r| r.size)
+            .collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
+    }
+
+    /// Flags `seat` may still play if nothing else stops them.
+    fn flags_left(&self, seat: Seat) -> Option<u8> {
+        match self.variant {
+            Variant::Standard => None,
+            Variant::Short => Some(SHORT_FLAGS.saturating_sub(self.flags_on_board[seat.index()])),
+        }
+    }
+
+    fn seat_text(seat: Option<Seat>) -> &'static str {
+        seat.map_or("-", Seat::name)
+    }
+
+    fn cell_text(&self, cell: usize) -> String {
+        let colour = self.tile[cell];
+        if colour == 0 {
+            return ".".into();
+        }
+        let letter = COLOURS[colour as usize - 1].to_ascii_lowercase();
+        match self.flag[cell] {
+            0 => letter.to_string(),
+            owner => format!("{letter}{owner}"),
+        }
+    }
+
+    /// Cell ids of each row, from the top row (r = 2n - 2) down.
+    fn rows(&self) -> Vec<Vec<usize>> {
+        let last = 2 * self.size() as i32 - 2;
+        (0..=last)
+            .rev()
+            .map(|r| {
+                (0..=last)
+                    .filter_map(|q| self.grid.id(q, r))
+                    .map(usize::from)
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Positions are equal when the game state is: the board, supplies, flag
+/// counters, side to move and first flag. The union-find layout and the
+/// order of the empty-cell list depend on the move order and do not count.
+impl PartialEq for Tritium {
+    fn eq(&self, other: &Self) -> bool {
+        self.cells == other.cells
+            && self.variant == other.variant
+            && self.tile == other.tile
+            && self.flag == other.flag
+            && self.supply == other.supply
+            && self.flags_on_board == other.flags_on_board
+            && self.controlled == other.controlled
+            && self.free_tiles == other.free_tiles
+            && self.empties == other.empties
+            && self.to_move == other.to_move
+            && self.first_flag == other.first_flag
+            && self.hash == other.hash
+    }
+}
+
+impl fmt::Debug for Tritium {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tritium({})", self.position_text())
+    }
+}
+
+/// Reads a whole-number field of the position text.
+fn number(field: &str, what: &str) -> Result<u8, String> {
+    field
+        .parse::<u8>()
+        .map_err(|_| format!("{what} '{field}' is not a number from 0 to 255"))
+}
+
+fn parse_seat(field: &str, what: &str) -> Result<Option<Seat>, String> {
+    match field.to_ascii_lowercase().as_str() {
+        "p1" => Ok(Some(Seat::P1)),
+        "p2" => Ok(Some(Seat::P2)),
+        "-" => Ok(None),
+        _ => Err(format!("{what} '{field}' is not p1, p2 or -")),
+    }
+}
+
+/// Splits a row of the position text into cell tokens: `.`, or a colour
+/// letter optionally followed by the flag owner's digit.
+fn row_tokens(row: &str) -> Result<Vec<(u8, u8)>, String> {
+    let mut tokens = Vec::new();
+    let mut chars = row.chars().peekable();
+    while let Some(c) = chars.next() {
+        let colour = match c.to_ascii_lowercase() {
+            '.' => {
+                tokens.push((0, 0));
+                continue;
+            }
+            'r' => 1,
+            'g' => 2,
+            'b' => 3,
+            _ => {
+                return Err(format!(
+                    "unknown tritium cell '{c}' in row '{row}' (., r, g, b, with 1 or 2 for a flag)"
+                ));
+            }
+        };
+        let owner = match chars.peek() {
+            Some('1') => 1,
+            Some('2') => 2,
+            _ => 0,
+        };
+        if owner != 0 {
+            chars.next();
+        }
+        tokens.push((colour, owner));
+    }
+    Ok(tokens)
+}
+
+impl Game for Tritium {
+    type Move = TritiumMove;
+    type Undo = Self;
+
+    fn describe(&self) -> String {
+        format!(
+            "tritium size={} variant={}",
+            self.size(),
+            self.variant.name()
+        )
+    }
+
+    fn side_to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<TritiumMove>) {
+        moves.clear();
+        if self.empties > 0 {
+            for cell in (0..self.cells).filter(|&c| self.tile[c] == 0) {
+                for colour in (0..3).filter(|&c| self.supply[c] > 0) {
+                    moves.push(tile_move(colour, cell));
+                }
+            }
+        }
+        if self.can_flag(self.to_move) {
+            for cell in (0..self.cells).filter(|&c| self.is_free_tile(c)) {
+                moves.push(flag_move(cell));
+            }
+        }
+        if moves.is_empty() && self.can_act(self.to_move.other()) {
+            moves.push(PASS);
+        }
+    }
+
+    fn make(&mut self, mv: TritiumMove) -> Self {
+        let before = *self;
+        self.play(mv);
+        before
+    }
+
+    fn unmake(&mut self, _mv: TritiumMove, undo: Self) {
+        *self = undo;
+    }
+
+    #[inline]
+    fn play(&mut self, mv: TritiumMove) {
+        if mv != PASS {
+            let (kind, cell) = (mv >> 8, (mv & 0xff) as usize);
+            if kind == FLAG_KIND {
+                self.place_flag(cell, self.to_move);
+            } else {
+                self.place_tile(cell, kind as usize);
+            }
+        }
+        self.switch_side();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let [p1, p2] = self.controlled;
+        Some(match p1.cmp(&p2) {
+            std::cmp::Ordering::Greater => Outcome::Win(Seat::P1),
+            std::cmp::Ordering::Less => Outcome::Win(Seat::P2),
+            // The first flag's owner loses ties. A finished game always has
+            // a flag (a full board has regions); the draw only guards
+            // against the impossible.
+            std::cmp::Ordering::Equal => self
+                .first_flag
+                .map_or(Outcome::Draw, |seat| Outcome::Win(seat.other())),
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Tiles, flags, side to move and first flag. Supplies and flag counts
+    /// are functions of the board, so the tile and flag keys cover them.
+    fn hash_from_scratch(&self) -> u64 {
+        let mut hash = 0;
+        for cell in 0..self.cells {
+            if self.tile[cell] != 0 {
+                hash ^= tile_key(cell, self.tile[cell] as usize - 1);
+            }
+            if self.flag[cell] != 0 {
+                let seat = if self.flag[cell] == 1 {
+                    Seat::P1
+                } else {
+                    Seat::P2
+                };
+                hash ^= flag_key(cell, seat);
+            }
+        }
+        if let Some(seat) = self.first_flag {
+            hash ^= first_flag_key(seat);
+        }
+        if self.to_move == Seat::P2 {
+            hash ^= side_key();
+        }
+        hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<TritiumMove, String> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("pass") {
+            return Ok(PASS);
+        }
+        let bad = || format!("'{text}' is not a tritium move (R@c3, G@c3, B@c3, F@c3 or pass)");
+        let (letter, cell_text) = split_drop(text).ok_or_else(bad)?;
+        let kind = match letter {
+            'R' => 0,
+            'G' => 1,
+            'B' => 2,
+            'F' => FLAG_KIND,
+            _ => return Err(bad()),
+        };
+        let cell = self.grid.parse_cell(cell_text).ok_or_else(|| {
+            format!(
+                "'{cell_text}' is not a cell of the size {} tritium board (its centre is not a cell)",
+                self.size()
+            )
+        })?;
+        Ok((kind << 8) | cell)
+    }
+
+    fn format_move(&self, mv: TritiumMove) -> String {
+        if mv == PASS {
+            return "pass".into();
+        }
+        let (kind, cell) = (mv >> 8, mv & 0xff);
+        let letter = if kind == FLAG_KIND {
+            'F'
+        } else {
+            COLOURS[kind as usize]
+        };
+        format!("{letter}@{}", self.grid.cell_name(cell))
+    }
+
+    /// `<rows> <r>,<g>,<b> <flags left> <side> <first flag>`: see protocol.md.
+    fn position_text(&self) -> String {
+        let rows: Vec<String> = self
+            .rows()
+            .iter()
+            .map(|row| row.iter().map(|&c| self.cell_text(c)).collect())
+            .collect();
+        let flags_left = match (self.flags_left(Seat::P1), self.flags_left(Seat::P2)) {
+            (Some(a), Some(b)) => format!("{a},{b}"),
+            _ => "-".into(),
+        };
+        format!(
+            "{} {},{},{} {} {} {}",
+            rows.join("/"),
+            self.supply[0],
+            self.supply[1],
+            self.supply[2],
+            flags_left,
+            self.to_move.name(),
+            Self::seat_text(self.first_flag)
+        )
+    }
+
+    fn read_position(&self, text: &str) -> Result<Tritium, String> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [board, supply, flags_left, side, first] = fields[..] else {
+            return Err("tritium position text is '<rows> <R,G,B tiles left> <flags left p1,p2 or -> <side p1|p2> <first flag p1|p2|->'".into());
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        let size = size_of_text(board)
+            .filter(|n| (MIN_SIZE..=MAX_SIZE).contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "a tritium board has 2n-1 rows with n from {MIN_SIZE} to {MAX_SIZE}, not {}",
+                    rows.len()
+                )
+            })?;
+        let mut game = Tritium::new(size, self.variant);
+        let cell_rows = game.rows();
+        let mut flags = Vec::new();
+        for (row_text, cells) in rows.iter().zip(&cell_rows) {
+            let tokens = row_tokens(row_text)?;
+            if tokens.len() != cells.len() {
+                return Err(format!(
+                    "row '{row_text}' has {} cells, not {}",
+                    tokens.len(),
+                    cells.len()
+                ));
+            }
+            for (&(colour, owner), &cell) in tokens.iter().zip(cells) {
+                if colour == 0 {
+                    continue;
+                }
+                let colour = colour as usize - 1;
+                if game.supply[colour] == 0 {
+                    return Err(format!(
+                        "more than {} {} tiles on the board",
+                        size * (size - 1),
+                        COLOURS[colour]
+                    ));
+                }
+                game.place_tile(cell, colour);
+                if owner != 0 {
+                    flags.push((cell, if owner == 1 { Seat::P1 } else { Seat::P2 }));
+                }
+            }
+        }
+        // Flags go on after every tile, onto the complete regions.
+        for (cell, seat) in flags {
+            game.place_flag(cell, seat);
+        }
+
+        let counts: Vec<&str> = supply.split(',').collect();
+        if counts.len() != 3 {
+            return Err(format!("tiles left '{supply}' is not three numbers R,G,B"));
+        }
+        for (colour, count) in counts.iter().enumerate() {
+            let count = number(count, "tiles left")?;
+            if count != game.supply[colour] {
+                return Err(format!(
+                    "{} tiles left must be {} ({} minus those on the board), not {count}",
+                    COLOURS[colour],
+                    game.supply[colour],
+                    size * (size - 1)
+                ));
+            }
+        }
+        game.check_flags_left(flags_left)?;
+
+        game.to_move = parse_seat(side, "side to move")?
+            .ok_or_else(|| format!("side to move '{side}' is not p1 or p2"))?;
+        game.first_flag = parse_seat(first, "first flag")?;
+        match game.first_flag {
+            None if game.flags_on_board != [0, 0] => {
+                return Err("flags are on the board, so the first flag is p1 or p2, not -".into());
+            }
+            Some(seat) if game.flags_on_board[seat.index()] == 0 => {
+                return Err(format!(
+                    "{} played the first flag but has no flag on the board",
+                    seat.name()
+                ));
+            }
+            _ => {}
+        }
+        game.hash = game.hash_from_scratch();
+        Ok(game)
+    }
+
+    fn render(&self) -> String {
+        let mut out = self.grid.render_tokens(3, |c| {
+            let cell = c as usize;
+            let colour = self.tile[cell];
+            if colour == 0 {
+                return " .".into();
+            }
+            let letter = COLOURS[colour as usize - 1];
+            match self.flag[cell] {
+                0 => format!(" {}", letter.to_ascii_lowercase()),
+                owner => format!(" {letter}{owner}"),
+            }
+        });
+        out.push_str("cells: . empty, r g b bare tiles, R1 / R2 a tile with p1's / p2's flag\n");
+        out.push_str(&format!(
+            "tiles left: R {} G {} B {}\n",
+            self.supply[0], self.supply[1], self.supply[2]
+        ));
+        let mut flags = format!(
+            "flags on board: p1 {} p2 {}",
+            self.flags_on_board[0], self.flags_on_board[1]
+        );
+        if let (Some(a), Some(b)) = (self.flags_left(Seat::P1), self.flags_left(Seat::P2)) {
+            flags.push_str(&format!("; flags left: p1 {a} p2 {b}"));
+        }
+        out.push_str(&flags);
+        out.push_str(&format!(
+            "; first flag: {}\ncontrolled tiles: p1 {} p2 {}; tiles in free regions: {}\nto move: {}\n",
+            Self::seat_text(self.first_flag),
+            self.controlled[0],
+            self.controlled[1],
+            self.free_tiles,
+            self.to_move.name()
+        ));
+        out
+    }
+
+    /// Controlled tiles, plus half the value of the free regions as the
+    /// players would claim them largest first, in turn, from whoever may
+    /// flag now (each within their flags left).
+    fn evaluate(&self) -> i32 {
+        let me = self.to_move;
+        let them = me.other();
+        let mut score =
+            100 * (self.controlled[me.index()] as i32 - self.controlled[them.index()] as i32);
+        let mut turn = if self.may_flag(me) { me } else { them };
+        let mut left = [
+            self.flags_left(Seat::P1).unwrap_or(u8::MAX),
+            self.flags_left(Seat::P2).unwrap_or(u8::MAX),
+        ];
+        for size in self.free_region_sizes() {
+            if left[turn.index()] == 0 {
+                turn = turn.other();
+                if left[turn.index()] == 0 {
+                    break;
+                }
+            }
+            left[turn.index()] -= 1;
+            let value = 50 * size as i32;
+            score += if turn == me { value } else { -value };
+            turn = turn.other();
+        }
+        score
+    }
+
+    fn moves_left_estimate(&self) -> u32 {
+        // About half the remaining tiles plus a few flags are ours.
+        (self.empties as u32).div_ceil(2) + 3
+    }
+
+    #[inline]
+    fn random_move(
+        &self,
+        rng: &mut GameRng,
+        _scratch: &mut Vec<TritiumMove>,
+    ) -> Option<TritiumMove> {
+        let colours = self.colours_left();
+        let tile_moves = self.empties * colours;
+        let flag_moves = if self.can_flag(self.to_move) {
+            self.free_tiles as usize
+        } else {
+            0
+        };
+        let total = tile_moves + flag_moves;
+        if total == 0 {
+            return self.can_act(self.to_move.other()).then_some(PASS);
+        }
+        let pick = random_below(rng, total);
+        if pick < tile_moves {
+            let cell = self.order[pick / colours] as usize;
+            return Some(tile_move(self.nth_colour_left(pick % colours), cell));
+        }
+        // A uniform free tile: rejection-sample the placed tiles (they sit
+        // at the back of `order`), falling back to a scan when free tiles
+        // are rare.
+        let placed = self.cells - self.empties;
+        for _ in 0..8 {
+            let cell = self.order[self.empties + random_below(rng, placed)] as usize;
+            if self.is_free_tile(cell) {
+                return Some(flag_move(cell));
+            }
+        }
+        Some(flag_move(self.nth_free_tile(random_below(rng, flag_moves))))
+    }
+}
+
+impl Tritium {
+    /// The flags-left field must agree with the board: `-` in the standard
+    /// variant (flags are unlimited), `p1,p2` counts in the short one.
+    fn check_flags_left(&self, field: &str) -> Result<(), String> {
+        if self.variant == Variant::Standard {
+            if field == "-" {
+                return Ok(());
+            }
+            return Err(format!(
+                "flags left '{field}' must be '-' in the standard variant (flags are unlimited)"
+            ));
+        }
+        if self.flags_on_board.iter().any(|&f| f > SHORT_FLAGS) {
+            return Err(format!(
+                "the short variant has {SHORT_FLAGS} flags per player; the board holds more"
+            ));
+        }
+        let expected = self.flags_on_board.map(|f| SHORT_FLAGS - f);
+        let given: Vec<&str> = field.split(',').collect();
+        let ok = given.len() == 2
+            && number(given[0], "flags left")? == expected[0]
+            && number(given[1], "flags left")? == expected[1];
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "flags left '{field}' must be {},{} (short variant: {SHORT_FLAGS} each minus those on the board)",
+                expected[0], expected[1]
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legal_texts(g: &Tritium) -> Vec<String> {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        moves.iter().map(|&m| g.format_move(m)).collect()
+    }
+
+    fn is_legal(g: &Tritium, text: &str) -> bool {
+        legal_texts(g).contains(&text.to_string())
+    }
+
+    fn play(g: &mut Tritium, text: &str) {
+        assert!(is_legal(g, text), "{text} should be legal in {g:?}");
+        let mv = g.parse_move(text).unwrap();
+        g.make(mv);
+        assert_eq!(g.hash(), g.hash_from_scratch());
+    }
+
+    fn after(variant: Variant, moves: &[&str]) -> Tritium {
+        let mut g = Tritium::new(4, variant);
+        for m in moves {
+            play(&mut g, m);
+        }
+        g
+    }
+
+    fn flag_moves(g: &Tritium) -> usize {
+        legal_texts(g)
+            .iter()
+            .filter(|m| m.starts_with("F@"))
+            .count()
+    }
+
+    fn position(variant: Variant, text: &str) -> Tritium {
+        Tritium::new(4, variant).read_position(text).unwrap()
+    }
+
+    /// A full size-4 board: red top (12), green middle in two regions of
+    /// 6 (a4 side, e4 side), blue bottom (12). Rows from the top.
+    fn full_board(r6: &str, a4: &str, e4: &str, r0: &str) -> String {
+        format!("{r6}/rrrrr/rrrggg/{a4}gg{e4}gg/gggbbb/bbbbb/{r0} 0,0,0")
+    }
+
+    #[test]
+    fn start_position_and_notation() {
+        let g = Tritium::new(5, Variant::Standard);
+        let text =
+            "...../....../......./......../......../......../......./....../..... 20,20,20 - p1 -";
+        assert_eq!(g.position_text(), text);
+        assert_eq!(legal_texts(&g).len(), 3 * 60);
+        assert_eq!(g.parse_move("r@C3"), g.parse_move("R@c3"));
+        assert_eq!(g.format_move(g.parse_move("b@A1").unwrap()), "B@a1");
+        assert_eq!(g.format_move(g.parse_move("PASS").unwrap()), "pass");
+        // The centre is not a cell; junk never panics.
+        assert!(g.parse_move("R@e5").is_err());
+        for junk in [
+            "", "@", "R@", "@a1", "X@a1", "RR@a1", "R@zz999", "é@a1", "R@a1@", "F@i10",
+        ] {
+            assert!(g.parse_move(junk).is_err(), "{junk}");
+        }
+        let short = Tritium::new(5, Variant::Short);
+        assert!(short.position_text().ends_with(" 20,20,20 3,3 p1 -"));
+    }
+
+    #[test]
+    fn flag_only_in_a_free_region() {
+        let mut g = after(Variant::Standard, &["R@a1", "F@a1"]);
+        // P1 may flag (0 <= 1), but a1's region already has a flag.
+        assert!(!is_legal(&g, "F@a1"));
+        play(&mut g, "R@b1"); // joins the flagged region
+        play(&mut g, "G@d1");
+        assert!(!is_legal(&g, "F@b1"));
+        assert!(is_legal(&g, "F@d1"));
+        assert_eq!(flag_moves(&g), 1);
+    }
+
+    #[test]
+    fn standard_flag_permission_by_counts() {
+        let mut g = after(Variant::Standard, &["R@a1"]);
+        play(&mut g, "F@a1"); // p2: 0 <= 0
+        play(&mut g, "G@c1");
+        // p2 has more flags than p1: no flag for p2.
+        assert_eq!(flag_moves(&g), 0);
+        play(&mut g, "B@g7");
+        play(&mut g, "F@c1"); // p1: 0 <= 1
+        // 1 <= 1: p2 may flag again.
+        assert!(is_legal(&g, "F@g7"));
+    }
+
+    #[test]
+    fn short_variant_has_three_flags_without_count_rule() {
+        let mut g = after(Variant::Short, &["R@a1", "G@c1", "F@a1", "B@a3", "F@c1"]);
+        // p1 flagged twice in a row of its turns, p2 never: allowed here.
+        play(&mut g, "R@d1");
+        play(&mut g, "F@a3");
+        play(&mut g, "G@g7");
+        // p1 has used its three flags; free regions remain.
+        assert!(g.free_tiles > 0);
+        assert_eq!(flag_moves(&g), 0);
+        assert!(g.position_text().ends_with(" 0,3 p1 p1"));
+        // The standard rule refuses p1's second flag while p2 has none.
+        let g = after(Variant::Standard, &["R@a1", "G@c1", "F@a1", "B@a3"]);
+        assert_eq!(flag_moves(&g), 0);
+    }
+
+    #[test]
+    fn merged_region_is_controlled_by_flag_count() {
+        let mut g = after(
+            Variant::Standard,
+            &["R@a1", "F@a1", "R@c1", "G@g7", "F@c1", "B@g6"],
+        );
+        assert_eq!(g.controlled, [1, 1]);
+        play(&mut g, "R@b1"); // a1 (p2 flag) + b1 + c1 (p1 flag): a tie
+        assert_eq!(g.controlled, [0, 0]);
+        play(&mut g, "R@a3");
+        play(&mut g, "F@a3"); // p1: 1 <= 1
+        assert_eq!(g.controlled, [1, 0]);
+        play(&mut g, "R@a2"); // joins a1's region and a3's: p1 2 flags, p2 1
+        assert_eq!(g.controlled, [5, 0]);
+        let text = g.position_text();
+        assert_eq!(g.read_position(&text).unwrap().controlled, [5, 0]);
+    }
+
+    #[test]
+    fn equal_scores_lose_for_the_first_flag() {
+        // R (p1) 12 + G (p1) 6 = 18 against B (p2) 12 + G (p2) 6 = 18.
+        let board = full_board("r1rrr", "g1", "g2", "b2bbb");
+        let g = position(Variant::Standard, &format!("{board} - p1 p1"));
+        assert_eq!(g.controlled, [18, 18]);
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P2)));
+        let g = position(Variant::Standard, &format!("{board} - p1 p2"));
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P1)));
+        // A real majority decides regardless of the first flag.
+        let board = full_board("r1rrr", "g1", "g1", "b2bbb");
+        let g = position(Variant::Standard, &format!("{board} - p2 p1"));
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P1)));
+    }
+
+    #[test]
+    fn forced_pass() {
+        // Full board, blue region free, p1 has more flags than p2: only p2
+        // may flag, so p1 must pass.
+        let board = full_board("r1rrr", "g1", "g2", "bbbb");
+        let mut g = position(Variant::Standard, &format!("{board} - p1 p1"));
+        assert_eq!(legal_texts(&g), vec!["pass"]);
+        assert_eq!(g.outcome(), None);
+        play(&mut g, "pass");
+        assert_eq!(flag_moves(&g), 12);
+        assert!(!is_legal(&g, "pass"));
+        play(&mut g, "F@a1");
+        // Nothing is free any more: over, 18-18, p1 flagged first.
+        assert!(legal_texts(&g).is_empty());
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P2)));
+        // Pass is never legal while a tile can be placed.
+        assert!(!is_legal(&Tritium::new(4, Variant::Standard), "pass"));
+    }
+
+    #[test]
+    fn terminal_detection() {
+        // Standard: full and nothing free is over.
+        let board = full_board("r1rrr", "g1", "g2", "b2bbb");
+        let g = position(Variant::Standard, &format!("{board} - p2 p1"));
+        assert!(legal_texts(&g).is_empty());
+        // Short: full, free regions, but both players out of flags.
+        let board = full_board("r1r1r1r", "g", "g", "b2b2b2b");
+        let g = position(Variant::Short, &format!("{board} 0,0 p1 p2"));
+        assert!(g.free_tiles > 0);
+        assert!(legal_texts(&g).is_empty());
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P1)));
+        // Short: p1 out of flags, p2 not: p1 passes, the game goes on.
+        let board = full_board("r1r1r1r", "g", "g", "b2b2bb");
+        let g = position(Variant::Short, &format!("{board} 0,1 p1 p2"));
+        assert_eq!(legal_texts(&g), vec!["pass"]);
+        // A board with an empty cell is never over.
+        let g = position(
+            Variant::Standard,
+            "r1rr./rrrrr/rrrggg/g1ggg2gg/gggbbb/bbbbb/b2bbb 1,0,0 - p2 p1",
+        );
+        assert_eq!(legal_texts(&g), vec!["R@g7"]);
+    }
+
+    #[test]
+    fn exhausted_colour_cannot_be_placed() {
+        let g = position(
+            Variant::Standard,
+            "rrrr/rrrrr/rrr.../....../....../...../.... 0,12,12 - p1 -",
+        );
+        let legal = legal_texts(&g);
+        assert!(legal.iter().all(|m| !m.starts_with("R@")));
+        assert_eq!(legal.len(), 24 * 2 + 12);
+    }
+
+    #[test]
+    fn position_text_errors() {
+        let g = Tritium::new(4, Variant::Standard);
+        let start = "..../...../....../....../....../...../.... 12,12,12 - p1 -";
+        assert!(g.read_position(start).is_ok());
+        assert!(g.read_position(&start.to_uppercase()).is_ok());
+        for bad in [
+            "",
+            "..../...../....../....../....../...../.... 12,12,12 - p1",
+            "..../...../....../....../...../.... 12,12,12 - p1 -",
+            "..../...../....../....../....../...../..... 12,12,12 - p1 -",
+            "..../...../....../....../....../...../...x 12,12,12 - p1 -",
+            "r.../...../....../....../....../...../.... 12,12,12 - p1 -",
+            "r.../...../....../....../....../...../.... 11,12,12 3,3 p1 -",
+            "r.../...../....../....../....../...../.... 11,12 - p1 -",
+            "r.../...../....../....../....../...../.... 11,12,x - p1 -",
+            "r1../...../....../....../....../...../.... 11,12,12 - p1 -",
+            "r1../...../....../....../....../...../.... 11,12,12 - p1 p2",
+            "r.../...../....../....../....../...../.... 11,12,12 - p3 -",
+            "rrrr/rrrrr/rrrr../....../....../...../.... 0,12,12 - p1 -",
+            "./../.../../. 1,1,1 - p1 -",
+        ] {
+            assert!(g.read_position(bad).is_err(), "accepted: {bad}");
+        }
+        let short = Tritium::new(4, Variant::Short);
+        let four = "r1r1r1r1/...../....../....../....../...../.... 8,12,12 0,3 p2 p1";
+        assert!(short.read_position(four).is_err());
+        let three = "r1r1r1./...../....../....../....../...../.... 9,12,12 0,3 p2 p1";
+        assert!(short.read_position(three).is_ok());
+        assert!(
+            short
+                .read_position("r1r1r1./...../....../....../....../...../.... 9,12,12 1,3 p2 p1")
+                .is_err()
+        );
+        assert!(short.read_position(start).is_err(), "'-' is for standard");
+    }
+
+    #[test]
+    fn mutated_texts_never_panic() {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(7);
+        let alphabet: Vec<char> = "./rgbRGBF12p-,@ 0389xé".chars().collect();
+        for variant in [Variant::Standard, Variant::Short] {
+            let mut g = Tritium::new(5, variant);
+            let mut scratch = Vec::new();
+            for _ in 0..40 {
+                if let Some(mv) = g.random_move(&mut rng, &mut scratch) {
+                    g.play(mv);
+                }
+            }
+            let text = g.position_text();
+            for _ in 0..3000 {
+                let mut chars: Vec<char> = text.chars().collect();
+                for _ in 0..1 + random_below(&mut rng, 3) {
+                    let at = random_below(&mut rng, chars.len());
+                    chars[at] = alphabet[random_below(&mut rng, alphabet.len())];
+                }
+                let mutated: String = chars.iter().collect();
+                if let Ok(read) = g.read_position(&mutated) {
+                    let again = read.read_position(&read.position_text()).unwrap();
+                    assert_eq!(again, read, "{mutated}");
+                }
+                let head: String = mutated.chars().take(6).collect();
+                let _ = g.parse_move(&head);
+            }
+        }
+    }
+
+    #[test]
+    fn render_shows_tiles_flags_and_counters() {
+        let g = after(Variant::Standard, &["R@a1", "F@a1", "G@b1"]);
+        let text = g.render();
+        assert!(text.contains(" R2 "), "{text}");
+        assert!(text.contains(" g "), "{text}");
+        assert!(text.contains("tiles left: R 11 G 11 B 12"));
+        assert!(text.contains("to move: p2"));
+    }
+}
