@@ -557,7 +557,7 @@ impl<G: Game> Worker<G> {
             let mut status = current.state.load(Ordering::Acquire);
             if status == UNEXPANDED {
                 let ripe = node == 0
-                    || (current.visits.load(RELAXED) > shared.config.expand_after.max(1)
+                    || (current.visits.load(RELAXED) > expansion_threshold(shared)
                         && !shared.full.load(RELAXED));
                 let claimed = ripe
                     && current
@@ -720,6 +720,16 @@ fn try_prove(arena: &Arena, parent: usize, child: usize, mover: Seat) -> bool {
 
 fn is_proven(arena: &Arena, node: usize) -> bool {
     arena.nodes[node].proof.load(RELAXED) != UNPROVEN
+}
+
+/// Visits a leaf needs before it expands: the configured number, doubled
+/// for each quarter of the arena in use, so a long search keeps growing its
+/// tree where it matters instead of filling the arena early.
+#[inline]
+fn expansion_threshold(shared: &Shared) -> u32 {
+    let arena = shared.arena;
+    let quarters = 4 * arena.used.load(RELAXED) / arena.nodes.len().max(1);
+    shared.config.expand_after.max(1) << quarters.min(3)
 }
 
 #[inline]
