@@ -5,6 +5,7 @@
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
+use crate::games::nadraz::{self, Nadraz};
 use crate::session::{GameSession, Session};
 
 /// What the user asked for. Zero size/stones and an empty variant mean the
@@ -61,6 +62,14 @@ pub const GAMES: &[GameEntry] = &[
         stones: Some((atoms::MIN_STONES, atoms::MAX_STONES, atoms::DEFAULT_STONES)),
         size_of_text: square_size_of_text,
         build: build_atoms,
+    },
+    GameEntry {
+        name: "nadraz",
+        sizes: (nadraz::MIN_SIZE, nadraz::MAX_SIZE, nadraz::DEFAULT_SIZE),
+        variants: &nadraz::Variant::NAMES,
+        stones: None,
+        size_of_text: nadraz::size_of_text,
+        build: build_nadraz,
     },
 ];
 
@@ -187,6 +196,22 @@ fn build_atoms(config: &GameConfig) -> Box<dyn Session> {
         config.clone(),
         Atoms::new(config.size, config.stones, variant),
     )
+}
+
+/// Nadraz: the position's arrays are sized for the board, in three steps.
+fn build_nadraz(config: &GameConfig) -> Box<dyn Session> {
+    const SMALL: usize = nadraz::cell_count(6);
+    const MEDIUM: usize = nadraz::cell_count(10);
+    let variant = nadraz::Variant::parse(&config.variant).expect("resolved variant");
+    let (c, n) = (config.clone(), config.size);
+    let cells = nadraz::cell_count(n);
+    if cells <= SMALL {
+        GameSession::boxed(c, Nadraz::<SMALL>::new(n, variant))
+    } else if cells <= MEDIUM {
+        GameSession::boxed(c, Nadraz::<MEDIUM>::new(n, variant))
+    } else {
+        GameSession::boxed(c, Nadraz::<{ nadraz::MAX_CELLS }>::new(n, variant))
+    }
 }
 
 #[cfg(test)]
