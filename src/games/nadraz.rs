@@ -1099,13 +1099,14 @@ impl<const C: usize> Game for Nadraz<C> {
         }
     }
 
-    /// Turns fill about four cells each; the mover plays half of them.
+    /// Random games last about 2.5 turns per five empty interior cells;
+    /// the mover plays half of them.
     fn moves_left_estimate(&self) -> u32 {
         let empty = self
             .interior_cells()
             .filter(|&x| self.board[x as usize] == EMPTY)
             .count() as u32;
-        (empty / 8).max(1)
+        (empty / 5).max(1)
     }
 
     fn random_move(&self, rng: &mut GameRng, scratch: &mut Vec<NadrazMove>) -> Option<NadrazMove> {
@@ -1554,6 +1555,26 @@ mod tests {
         // A small game cannot hold a large board.
         let small = Nadraz::<{ cell_count(6) }>::new(6, Variant::Standard);
         assert!(small.read_position(text).is_err());
+    }
+
+    #[test]
+    fn garbage_text_is_rejected_without_panics() {
+        let g = Board::new(10, Variant::Standard);
+        let mut rng = GameRng::seed_from_u64(3);
+        let alphabet: Vec<char> = "abwBW019/+@- pieplay\u{e9}\u{663}z".chars().collect();
+        for _ in 0..20_000 {
+            let len = random_below(&mut rng, 40);
+            let text: String = (0..len)
+                .map(|_| alphabet[random_below(&mut rng, alphabet.len())])
+                .collect();
+            let _ = g.parse_move(&text);
+            let _ = g.read_position(&text);
+        }
+        // Valid board rows with garbage after them.
+        let rows = "5/6/7/8/9/8/7/6/5";
+        for tail in ["pie", "play p1 p1", "play p1 p1 p1 p1", "choice - p2 p1"] {
+            assert!(g.read_position(&format!("{rows} {tail}")).is_err());
+        }
     }
 
     #[test]
