@@ -19,7 +19,7 @@
 
 use super::hexhex::{self, HexGrid, NONE};
 use super::zobrist::{key, salt};
-use super::{Game, GameRng, Outcome, Seat, random_below, split_drop};
+use super::{Game, GameRng, Outcome, Seat, random_below};
 use std::fmt;
 
 pub const MIN_SIZE: usize = 5;
@@ -688,30 +688,52 @@ impl<const C: usize> Nadraz<C> {
         out.push((b'0' + (row % 10) as u8) as char);
     }
 
-    fn cell_id(&self, text: &str) -> Result<u16, String> {
-        self.grid.parse_cell(text).ok_or_else(|| {
+    /// Reads a cell, letters then digits, case-insensitively. Byte-wise:
+    /// the pie position has up to 219k moves whose texts may all be read.
+    fn cell_of_bytes(&self, bytes: &[u8]) -> Option<u16> {
+        let letters = bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        let digits = &bytes[letters..];
+        if !(1..=3).contains(&letters)
+            || !(1..=3).contains(&digits.len())
+            || !digits.iter().all(u8::is_ascii_digit)
+        {
+            return None;
+        }
+        let column = bytes[..letters].iter().fold(0i32, |c, b| {
+            c * 26 + (b.to_ascii_lowercase() - b'a') as i32 + 1
+        });
+        let row = digits.iter().fold(0i32, |r, b| r * 10 + (b - b'0') as i32);
+        self.grid.id(column - 1, row - 1)
+    }
+
+    fn cell_id(&self, bytes: &[u8]) -> Result<u16, String> {
+        self.cell_of_bytes(bytes).ok_or_else(|| {
             format!(
-                "'{text}' is not a cell of the size-{} hexhex board",
+                "'{}' is not a cell of the size-{} hexhex board",
+                String::from_utf8_lossy(bytes),
                 self.size()
             )
         })
     }
 
-    fn parse_pie(&self, text: &str) -> Result<NadrazMove, String> {
+    /// `B@cell+W@cell`, in either order.
+    fn parse_pie(&self, text: &str, plus: usize) -> Result<NadrazMove, String> {
         let bad = || format!("'{text}' is not a pie placement like B@e5+W@f7");
-        let (first, second) = text.split_once('+').ok_or_else(bad)?;
+        let bytes = text.as_bytes();
         let mut cells = [None, None];
-        for part in [first, second] {
-            let (letter, cell) = split_drop(part).ok_or_else(bad)?;
-            let colour = match letter {
-                'B' => BLACK,
-                'W' => WHITE,
+        for part in [&bytes[..plus], &bytes[plus + 1..]] {
+            if part.len() < 3 || part[1] != b'@' {
+                return Err(bad());
+            }
+            let colour = match part[0].to_ascii_uppercase() {
+                b'B' => BLACK,
+                b'W' => WHITE,
                 _ => return Err(bad()),
             };
             if cells[colour].is_some() {
                 return Err(bad());
             }
-            cells[colour] = Some(self.cell_id(cell)?);
+            cells[colour] = Some(self.cell_id(&part[2..])?);
         }
         match cells {
             [Some(b), Some(w)] => Ok(encode(PIE, b, w)),
@@ -719,6 +741,7 @@ impl<const C: usize> Nadraz<C> {
         }
     }
 
+    /// Two cells concatenated, `e5e9`.
     fn parse_walk(&self, text: &str) -> Result<NadrazMove, String> {
         let bytes = text.as_bytes();
         let letters = bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count();
@@ -726,12 +749,12 @@ impl<const C: usize> Nadraz<C> {
             .iter()
             .take_while(|b| b.is_ascii_digit())
             .count();
-        if letters == 0 || digits == 0 || letters + digits == text.len() {
+        if letters == 0 || digits == 0 || letters + digits == bytes.len() {
             return Err(format!(
                 "'{text}' is not a nadraz move (B@e5+W@f7, black, white, pass, or a turn like e5e9)"
             ));
         }
-        let (start, end) = text.split_at(letters + digits);
+        let (start, end) = bytes.split_at(letters + digits);
         Ok(encode(WALK, self.cell_id(start)?, self.cell_id(end)?))
     }
 
@@ -982,8 +1005,10 @@ impl<const C: usize> Game for Nadraz<C> {
             Ok(encode(CHOICE, 0, 0))
         } else if text.eq_ignore_ascii_case("white") {
             Ok(encode(CHOICE, 0, 1))
+        } else if let Some(plus) = text.bytes().position(|b| b == b'+') {
+            self.parse_pie(text, plus)
         } else if text.contains('@') {
-            self.parse_pie(text)
+            Err(format!("'{text}' is not a pie placement like B@e5+W@f7"))
         } else {
             self.parse_walk(text)
         }
