@@ -65,6 +65,15 @@ pub const WORKLOADS: &[Workload] = &[
         mcts_nodes: 50_000,
         alphabeta_depth: 4,
     },
+    Workload {
+        game: "nadraz",
+        size: 10,
+        variant: "",
+        perft_depth: 2,
+        playouts: 2_000,
+        mcts_nodes: 3_000,
+        alphabeta_depth: 2,
+    },
 ];
 
 /// One line of the bench report.

@@ -5,6 +5,7 @@
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
+use crate::games::nadraz::{self, Nadraz};
 use crate::games::tritium::{self, Tritium};
 use crate::search::Profile;
 use crate::session::{GameSession, Session};
@@ -76,6 +77,15 @@ pub const GAMES: &[GameEntry] = &[
         size_of_text: tritium_size_of_text,
         auto: Profile::DEFAULT,
         build: build_tritium,
+    },
+    GameEntry {
+        name: "nadraz",
+        sizes: (nadraz::MIN_SIZE, nadraz::MAX_SIZE, nadraz::DEFAULT_SIZE),
+        variants: &nadraz::Variant::NAMES,
+        stones: None,
+        size_of_text: nadraz::size_of_text,
+        auto: Profile::DEFAULT,
+        build: build_nadraz,
     },
 ];
 
@@ -211,6 +221,22 @@ fn build_atoms(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
 fn build_tritium(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
     let variant = tritium::Variant::parse(&config.variant).expect("resolved variant");
     GameSession::boxed(config.clone(), Tritium::new(config.size, variant), auto)
+}
+
+/// Nadraz: the position's arrays are sized for the board, in three steps.
+fn build_nadraz(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
+    const SMALL: usize = nadraz::cell_count(6);
+    const MEDIUM: usize = nadraz::cell_count(10);
+    let variant = nadraz::Variant::parse(&config.variant).expect("resolved variant");
+    let (c, n) = (config.clone(), config.size);
+    let cells = nadraz::cell_count(n);
+    if cells <= SMALL {
+        GameSession::boxed(c, Nadraz::<SMALL>::new(n, variant), auto)
+    } else if cells <= MEDIUM {
+        GameSession::boxed(c, Nadraz::<MEDIUM>::new(n, variant), auto)
+    } else {
+        GameSession::boxed(c, Nadraz::<{ nadraz::MAX_CELLS }>::new(n, variant), auto)
+    }
 }
 
 #[cfg(test)]

@@ -93,6 +93,21 @@ impl HexGrid {
         self.neighbours[cell as usize][dir]
     }
 
+    /// The direction `d` with `to = from + k * DIRECTIONS[d]` for some
+    /// k >= 1, if `to` lies on one of the six straight lines from `from`.
+    pub fn line_direction(&self, from: u16, to: u16) -> Option<usize> {
+        let (q0, r0) = self.coords[from as usize];
+        let (q1, r1) = self.coords[to as usize];
+        let (dq, dr) = (q1 - q0, r1 - r0);
+        let k = dq.abs().max(dr.abs());
+        if k == 0 {
+            return None;
+        }
+        DIRECTIONS
+            .iter()
+            .position(|&(a, b)| a * k == dq && b * k == dr)
+    }
+
     pub fn cell_name(&self, cell: u16) -> String {
         let (q, r) = self.coords[cell as usize];
         format!("{}{}", column_name(q as usize), r + 1)
@@ -251,6 +266,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn line_directions() {
+        let g = grid(5, false);
+        let cell = |name: &str| g.parse_cell(name).unwrap();
+        assert_eq!(g.line_direction(cell("e5"), cell("h5")), Some(0));
+        assert_eq!(g.line_direction(cell("e5"), cell("g7")), Some(1));
+        assert_eq!(g.line_direction(cell("e5"), cell("e9")), Some(2));
+        assert_eq!(g.line_direction(cell("e5"), cell("a5")), Some(3));
+        assert_eq!(g.line_direction(cell("e5"), cell("b2")), Some(4));
+        assert_eq!(g.line_direction(cell("e5"), cell("e4")), Some(5));
+        assert_eq!(g.line_direction(cell("e5"), cell("f7")), None);
+        assert_eq!(g.line_direction(cell("e5"), cell("e5")), None);
     }
 
     #[test]
