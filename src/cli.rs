@@ -414,19 +414,34 @@ fn openings_command(game: &GameArgs, args: &OpeningsArgs) -> Result<()> {
     let describe = registry::create(&config)
         .map(|s| s.describe())
         .unwrap_or_default();
+    // The command that makes this file again (generation is deterministic).
+    let mut game_flags = format!("--game {} --size {}", config.game, config.size);
+    if let Ok(entry) = registry::find(&config.game) {
+        if entry.variants.len() > 1 {
+            game_flags.push_str(&format!(" --variant {}", config.variant));
+        }
+        if entry.stones.is_some() {
+            game_flags.push_str(&format!(" --stones {}", config.stones));
+        }
+    }
     let mut text = format!(
         "# quintet openings: {describe}; {} openings, {}-{} random plies, kept when an \
-         MCTS search of {} playouts gives the side to move a win rate within {} of 0.5; seed {}\n\
-         # tried {}: {} duplicates or finished, {} unbalanced\n",
+         MCTS search of {} playouts gives the side to move a win rate within {} of 0.5\n\
+         # tried {}: {} duplicates or finished, {} unbalanced\n\
+         # made by: quintet {game_flags} openings --count {} --plies {min_plies}-{max_plies} \
+         --nodes {} --balance {} --seed {}\n",
         suite.openings.len(),
         min_plies,
         max_plies,
         args.nodes,
         args.balance,
-        args.seed,
         suite.tried,
         suite.duplicates,
-        suite.unbalanced
+        suite.unbalanced,
+        args.count,
+        args.nodes,
+        args.balance,
+        args.seed
     );
     for opening in &suite.openings {
         text.push_str(&opening.to_line());

@@ -183,7 +183,7 @@ pub fn run(settings: MatchSettings) -> Result<Summary, String> {
                     if decision.is_none()
                         && let Some(sprt) = &settings.sprt
                     {
-                        decision = sprt.decide(tally.pentanomial.llr(sprt.elo0, sprt.elo1));
+                        decision = sprt.decide_pairs(&tally.pentanomial);
                         if decision.is_some() {
                             shared.stop.store(true, Ordering::SeqCst);
                         }

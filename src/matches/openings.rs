@@ -282,7 +282,7 @@ mod tests {
     fn openings_are_checked_against_the_game() {
         let config = hadron(5);
         assert!(
-            Opening::parse("moves c3 c4")
+            Opening::parse("moves c3 a1")
                 .unwrap()
                 .session(&config)
                 .is_ok()

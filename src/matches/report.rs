@@ -2,7 +2,7 @@
 //! (stdout) and the record lines.
 
 use super::referee::{GameResult, Reason};
-use super::stats::{Decision, Estimate};
+use super::stats::{self, Decision, Estimate};
 use super::tally::Tally;
 use super::{MatchSettings, Summary, engine_at_p1, opening_of, opening_pair, record};
 use crate::games::{Outcome, Seat};
@@ -169,7 +169,14 @@ pub fn summary_text(summary: &Summary) -> String {
     let interval = |e: Option<Estimate>| {
         e.map_or_else(
             || "-".to_string(),
-            |e| format!("{} (95%: {:.1} .. {:.1})", e.display(), e.low, e.high),
+            |e| {
+                format!(
+                    "{} (95%: {} .. {})",
+                    e.display(),
+                    stats::signed(e.low),
+                    stats::signed(e.high)
+                )
+            },
         )
     };
     let _ = writeln!(out, "Elo (games): {}", interval(t.estimate()));

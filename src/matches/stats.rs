@@ -61,7 +61,8 @@ impl Estimate {
     }
 }
 
-fn signed(x: f64) -> String {
+/// An Elo value for display: `+12.3`, `-4.0`, `+inf`.
+pub fn signed(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
@@ -193,6 +194,9 @@ impl Pentanomial {
     }
 }
 
+/// The SPRT takes no decision on fewer complete pairs than this.
+pub const MIN_PAIRS_TO_DECIDE: u64 = 10;
+
 /// The parameters of a sequential probability ratio test.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Sprt {
@@ -218,6 +222,17 @@ impl Sprt {
             (self.beta / (1.0 - self.alpha)).ln(),
             ((1.0 - self.beta) / self.alpha).ln(),
         )
+    }
+
+    /// The decision the pairs so far support. None before
+    /// [`MIN_PAIRS_TO_DECIDE`] pairs: the variance of a handful of pairs is
+    /// no estimate (one pair has none), and the normal approximation would
+    /// stop on it at once.
+    pub fn decide_pairs(&self, pairs: &Pentanomial) -> Option<Decision> {
+        if pairs.pairs() < MIN_PAIRS_TO_DECIDE {
+            return None;
+        }
+        self.decide(pairs.llr(self.elo0, self.elo1))
     }
 
     pub fn decide(&self, llr: f64) -> Option<Decision> {
@@ -340,5 +355,12 @@ mod tests {
         assert_eq!(s.decide(3.0), Some(Decision::H1));
         assert_eq!(s.decide(-3.0), Some(Decision::H0));
         assert_eq!(s.decide(0.0), None);
+        // No decision on a handful of pairs, however lopsided.
+        let mut pairs = Pentanomial::default();
+        for n in 1..=MIN_PAIRS_TO_DECIDE {
+            pairs.add(4);
+            let expected = (n == MIN_PAIRS_TO_DECIDE).then_some(Decision::H1);
+            assert_eq!(s.decide_pairs(&pairs), expected, "{n} pairs");
+        }
     }
 }
