@@ -228,8 +228,16 @@ pub fn summary_text(summary: &Summary) -> String {
         let (lower, upper) = sprt.bounds();
         let llr = tally.pentanomial.llr(sprt.elo0, sprt.elo1);
         let verdict = match summary.decision {
-            Some(Decision::H1) => "H1 accepted (A is stronger by elo1 or more)".to_string(),
-            Some(Decision::H0) => "H0 accepted (A is not stronger by elo1)".to_string(),
+            Some(Decision::H1) => {
+                "H1 accepted (the results favour elo1 over elo0: A is stronger)".to_string()
+            }
+            Some(Decision::H0) => {
+                "H0 accepted (the results favour elo0 over elo1: no gain shown)".to_string()
+            }
+            None if tally.pentanomial.pairs() < stats::MIN_PAIRS_TO_DECIDE => format!(
+                "undecided (no decision before {} pairs)",
+                stats::MIN_PAIRS_TO_DECIDE
+            ),
             None => "undecided".to_string(),
         };
         let _ = writeln!(
