@@ -2,12 +2,18 @@
 //! subcommands run perft and the bench.
 
 use crate::bench;
+use crate::matches::openings::{self, Opening};
+use crate::matches::referee::Rules;
+use crate::matches::spec::{EngineSpec, TimeControl};
+use crate::matches::stats::Sprt;
+use crate::matches::{self, MatchSettings, report, signals};
 use crate::protocol::{self, Output};
 use crate::registry::{self, GameConfig};
 use anyhow::{Context as _, Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, BufReader};
-use std::time::Instant;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -71,6 +77,11 @@ pub enum Command {
     },
     /// A fixed, deterministic workload over every game; prints `<N> nodes <M> nps`.
     Bench,
+    /// Plays two UGI engines against each other in game pairs, refereed by
+    /// our own rules, with live Elo and an optional SPRT.
+    Match(Box<MatchArgs>),
+    /// Generates a suite of balanced openings (one `moves ...` line each).
+    Openings(OpeningsArgs),
     /// Checks the rules' internal consistency over random games of the
     /// chosen game (or of every game and size with --all).
     Selfcheck {
@@ -86,6 +97,8 @@ pub enum Command {
 
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command.unwrap_or(Command::Ugi) {
+        Command::Match(args) => match_command(&cli.game, &args),
+        Command::Openings(args) => openings_command(&cli.game, &args),
         Command::Ugi => {
             let config = cli.game.config();
             // Fail early on a bad command line rather than inside the protocol.
@@ -179,5 +192,271 @@ fn perft(
             nodes * 1000 / ms.max(1)
         );
     }
+    Ok(())
+}
+
+/// `quintet match`: see README.md, "Matches".
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine, twice (A first; the statistics are A's):
+    /// "name=A cmd='path/to/engine args' option.Hash=64 [dir=DIR]".
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Items for both engines, e.g. "option.Threads=1" (an engine's own
+    /// items win).
+    #[arg(long, value_name = "SPEC")]
+    pub each: Vec<String>,
+    /// Clock per engine, T+I in seconds ("10+0.1") or with ms ("500ms+5ms").
+    #[arg(long, value_name = "T+I")]
+    pub tc: Option<String>,
+    /// Fixed time per move, ms.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Fixed nodes (playouts) per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Lateness forgiven on a move time or a clock before a loss on time, ms.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub timeout_margin: u64,
+    /// The wait for a move under --nodes or --depth before a loss, ms.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub move_timeout: u64,
+    /// The wait for the handshake, readyok and query replies, ms.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub ready_timeout: u64,
+    /// Adjudicate a draw after this many plies past the opening (0 = never).
+    #[arg(long, default_value_t = 0)]
+    pub max_plies: usize,
+    /// Games to play, in pairs (an odd number is rounded up). Default: 100,
+    /// or 20000 with --sprt (which stops when decided).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Openings file (one per line: startpos, moves ..., fen TEXT [moves ...]).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Games played at once (default: cores / Threads per engine).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// SPRT on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05" or "0,5".
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// Write one record line per game to this file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Ask the engines' own view (query gameover/p1turn/result) and record
+    /// disagreements with the referee (costs time).
+    #[arg(long)]
+    pub cross_check: bool,
+    /// Without a terminal, print progress every this many games.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub progress_every: u64,
+}
+
+/// `quintet openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// Openings to generate.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Random plies from the start: N or MIN-MAX.
+    #[arg(long, default_value = "4-8")]
+    pub plies: String,
+    /// MCTS playouts of the balance check.
+    #[arg(long, default_value_t = 3000)]
+    pub nodes: u64,
+    /// Keep a position when the side to move's searched win rate is within
+    /// this distance of 0.5.
+    #[arg(long, default_value_t = 0.1)]
+    pub balance: f64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write here instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+fn time_control(args: &MatchArgs) -> Result<TimeControl> {
+    let mut chosen = Vec::new();
+    if let Some(tc) = &args.tc {
+        chosen.push(TimeControl::parse_clock(tc).map_err(|e| anyhow!(e))?);
+    }
+    if let Some(ms) = args.movetime {
+        chosen.push(TimeControl::MoveTime(ms.max(1)));
+    }
+    if let Some(n) = args.nodes {
+        chosen.push(TimeControl::Nodes(n.max(1)));
+    }
+    if let Some(d) = args.depth {
+        chosen.push(TimeControl::Depth(d.max(1)));
+    }
+    match chosen.as_slice() {
+        [tc] => Ok(*tc),
+        [] => Err(anyhow!(
+            "choose a time control: --tc T+I, --movetime MS, --nodes N or --depth D"
+        )),
+        _ => Err(anyhow!(
+            "choose one time control of --tc, --movetime, --nodes and --depth"
+        )),
+    }
+}
+
+/// Builds the match settings from the command line (every check that can
+/// fail before an engine starts).
+pub fn match_settings(game: &GameArgs, args: &MatchArgs) -> Result<MatchSettings> {
+    let config = registry::resolve(&game.config()).map_err(|e| anyhow!(e))?;
+    if args.engines.len() != 2 {
+        return Err(anyhow!(
+            "a match needs exactly two --engine specs (got {})",
+            args.engines.len()
+        ));
+    }
+    let mut specs = Vec::new();
+    for text in &args.engines {
+        specs.push(EngineSpec::parse(text, &args.each).map_err(|e| anyhow!(e))?);
+    }
+    let mut engines: [EngineSpec; 2] = [specs[0].clone(), specs[1].clone()];
+    if engines[0].name == engines[1].name {
+        for (k, spec) in engines.iter_mut().enumerate() {
+            spec.name = format!("{}-{}", spec.name, k + 1);
+        }
+    }
+    let tc = time_control(args)?;
+    let (openings, source) = match &args.openings {
+        Some(path) => (
+            openings::read_file(path, &config).map_err(|e| anyhow!(e))?,
+            path.clone(),
+        ),
+        None => (vec![Opening::startpos()], "startpos".to_string()),
+    };
+    let sprt = match &args.sprt {
+        Some(text) => Some(Sprt::parse(text).map_err(|e| anyhow!(e))?),
+        None => None,
+    };
+    let games = args
+        .games
+        .unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
+    if games == 0 {
+        return Err(anyhow!("--games must be at least 1"));
+    }
+    let threads = engines
+        .iter()
+        .filter_map(|e| e.option("Threads"))
+        .filter_map(|t| t.trim().parse::<usize>().ok())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let concurrency = args.concurrency.unwrap_or(cores / threads).max(1);
+    Ok(MatchSettings {
+        rules: Rules {
+            config,
+            tc,
+            margin_ms: args.timeout_margin,
+            move_timeout_ms: args.move_timeout.max(1),
+            ready_timeout: Duration::from_millis(args.ready_timeout.max(1)),
+            max_plies: args.max_plies,
+            cross_check: args.cross_check,
+        },
+        engines,
+        games: games.div_ceil(2) * 2,
+        openings,
+        openings_source: source,
+        concurrency,
+        sprt,
+        record: args.record.clone(),
+        progress_every: args.progress_every,
+    })
+}
+
+fn match_command(game: &GameArgs, args: &MatchArgs) -> Result<()> {
+    let settings = match_settings(game, args)?;
+    signals::install_interrupt_handler();
+    let summary = matches::run(settings).map_err(|e| anyhow!(e))?;
+    print!("{}", report::summary_text(&summary));
+    if summary.interrupted {
+        std::process::exit(130);
+    }
+    Ok(())
+}
+
+fn openings_command(game: &GameArgs, args: &OpeningsArgs) -> Result<()> {
+    let config = registry::resolve(&game.config()).map_err(|e| anyhow!(e))?;
+    let (min_plies, max_plies) = match args.plies.split_once('-') {
+        Some((a, b)) => (a.trim().parse().ok(), b.trim().parse().ok()),
+        None => {
+            let n = args.plies.trim().parse().ok();
+            (n, n)
+        }
+    };
+    let (Some(min_plies), Some(max_plies)) = (min_plies, max_plies) else {
+        return Err(anyhow!(
+            "--plies: expected N or MIN-MAX, got '{}'",
+            args.plies
+        ));
+    };
+    if !(args.balance >= 0.0 && args.balance <= 0.5) {
+        return Err(anyhow!("--balance must lie in 0..0.5"));
+    }
+    let generator = openings::Generator {
+        count: args.count,
+        min_plies,
+        max_plies,
+        nodes: args.nodes,
+        balance: args.balance,
+        seed: args.seed,
+        tries_per_opening: 200,
+    };
+    let start = Instant::now();
+    let suite = openings::generate(&config, &generator).map_err(|e| anyhow!(e))?;
+    let describe = registry::create(&config)
+        .map(|s| s.describe())
+        .unwrap_or_default();
+    // The command that makes this file again (generation is deterministic).
+    let mut game_flags = format!("--game {} --size {}", config.game, config.size);
+    if let Ok(entry) = registry::find(&config.game) {
+        if entry.variants.len() > 1 {
+            game_flags.push_str(&format!(" --variant {}", config.variant));
+        }
+        if entry.stones.is_some() {
+            game_flags.push_str(&format!(" --stones {}", config.stones));
+        }
+    }
+    let mut text = format!(
+        "# quintet openings: {describe}; {} openings, {}-{} random plies, kept when an \
+         MCTS search of {} playouts gives the side to move a win rate within {} of 0.5\n\
+         # tried {}: {} duplicates or finished, {} unbalanced\n\
+         # made by: quintet {game_flags} openings --count {} --plies {min_plies}-{max_plies} \
+         --nodes {} --balance {} --seed {}\n",
+        suite.openings.len(),
+        min_plies,
+        max_plies,
+        args.nodes,
+        args.balance,
+        suite.tried,
+        suite.duplicates,
+        suite.unbalanced,
+        args.count,
+        args.nodes,
+        args.balance,
+        args.seed
+    );
+    for opening in &suite.openings {
+        text.push_str(&opening.to_line());
+        text.push('\n');
+    }
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
+        }
+        None => print!("{text}"),
+    }
+    eprintln!(
+        "{} openings in {:.1} s",
+        suite.openings.len(),
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

@@ -3,11 +3,13 @@
 //! Layout: `games` (rules only, one file per game), `search` (generic
 //! searchers), `session` (a game plus its searcher behind one trait),
 //! `registry` (names and parameters to sessions), `protocol` (UGI),
-//! `perft` and `bench`; the binary's CLI lives in `cli`.
+//! `perft` and `bench`, `matches` (the match runner and opening suites);
+//! the binary's CLI lives in `cli`.
 
 pub mod bench;
 pub mod cli;
 pub mod games;
+pub mod matches;
 pub mod perft;
 pub mod protocol;
 pub mod registry;

@@ -1,0 +1,279 @@
+//! What the user writes on the command line: engine specifications
+//! (`name=A cmd="prog args" option.Hash=64`) and time controls.
+
+use std::path::{Path, PathBuf};
+
+/// Splits `text` into words at whitespace, shell-like: `'...'` keeps
+/// everything literally, `"..."` keeps spaces and honours `\"` and `\\`, a
+/// backslash outside quotes escapes the next character.
+pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    // Whether a word has started (so `""` makes an empty word).
+    let mut started = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            '\'' => {
+                started = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated ' in: {text}")),
+                    }
+                }
+            }
+            '"' => {
+                started = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err(format!("unterminated \" in: {text}")),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated \" in: {text}")),
+                    }
+                }
+            }
+            '\\' => {
+                started = true;
+                match chars.next() {
+                    Some(c) => word.push(c),
+                    None => return Err(format!("a trailing \\ in: {text}")),
+                }
+            }
+            c => {
+                started = true;
+                word.push(c);
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// One engine of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    /// The program and its arguments.
+    pub cmd: Vec<String>,
+    /// The working directory of the engine process.
+    pub dir: Option<PathBuf>,
+    /// UGI options, sent in this order after the game options.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Reads an engine specification; `each` holds the `--each` items,
+    /// which the engine's own items override.
+    pub fn parse(text: &str, each: &[String]) -> Result<EngineSpec, String> {
+        let mut name = None;
+        let mut cmd = None;
+        let mut dir = None;
+        let mut options: Vec<(String, String)> = Vec::new();
+        let mut items = Vec::new();
+        for source in each.iter().map(String::as_str).chain([text]) {
+            items.extend(split_words(source)?);
+        }
+        for item in items {
+            let Some((key, value)) = item.split_once('=') else {
+                return Err(format!(
+                    "engine spec '{text}': expected key=value, got '{item}' \
+                     (keys: name, cmd, dir, option.<Name>)"
+                ));
+            };
+            if let Some(option) = key.strip_prefix("option.") {
+                if option.trim().is_empty() {
+                    return Err(format!("engine spec '{text}': an option needs a name"));
+                }
+                // A later value of the same option (the engine's own over
+                // --each) replaces the earlier one.
+                options.retain(|(n, _)| !n.eq_ignore_ascii_case(option));
+                options.push((option.to_string(), value.to_string()));
+                continue;
+            }
+            match key {
+                "name" => name = Some(value.to_string()),
+                "cmd" => cmd = Some(split_words(value)?),
+                "dir" => dir = Some(PathBuf::from(value)),
+                _ => {
+                    return Err(format!(
+                        "engine spec '{text}': unknown key '{key}' (keys: name, cmd, dir, option.<Name>)"
+                    ));
+                }
+            }
+        }
+        let cmd = match cmd {
+            Some(cmd) if !cmd.is_empty() => cmd,
+            _ => return Err(format!("engine spec '{text}': cmd=<program> is missing")),
+        };
+        let name = name.unwrap_or_else(|| {
+            Path::new(&cmd[0])
+                .file_name()
+                .map_or_else(|| cmd[0].clone(), |n| n.to_string_lossy().into_owned())
+        });
+        if name.trim().is_empty() {
+            return Err(format!("engine spec '{text}': the name is empty"));
+        }
+        Ok(EngineSpec {
+            name,
+            cmd,
+            dir,
+            options,
+        })
+    }
+
+    /// The value of a UGI option, if this spec sets it.
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The command line as one string, for messages.
+    pub fn command_line(&self) -> String {
+        self.cmd.join(" ")
+    }
+}
+
+/// How long the engines may think.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A fixed time per move, ms.
+    MoveTime(u64),
+    /// A clock per engine: starting time and increment per move, ms.
+    Clock { base_ms: u64, inc_ms: u64 },
+    /// A node (playout) budget per move.
+    Nodes(u64),
+    /// A depth limit per move.
+    Depth(u32),
+}
+
+impl TimeControl {
+    /// Reads a clock `T+I` in seconds (decimals allowed), or in ms with an
+    /// `ms` suffix on either part: `10+0.1`, `60`, `500ms+5ms`.
+    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let ms = |part: &str| -> Result<u64, String> {
+            let part = part.trim();
+            let (number, scale) = match part.strip_suffix("ms") {
+                Some(n) => (n, 1.0),
+                None => (part.strip_suffix('s').unwrap_or(part), 1000.0),
+            };
+            let value: f64 = number.trim().parse().map_err(|_| {
+                format!("--tc '{text}': '{part}' is not a time (use e.g. 10+0.1 or 500ms+5ms)")
+            })?;
+            if !value.is_finite() || value < 0.0 {
+                return Err(format!("--tc '{text}': '{part}' must be a positive time"));
+            }
+            Ok((value * scale).round() as u64)
+        };
+        let (base_ms, inc_ms) = (ms(base)?, ms(inc)?);
+        if base_ms == 0 {
+            return Err(format!("--tc '{text}': the starting clock must be above 0"));
+        }
+        Ok(TimeControl::Clock { base_ms, inc_ms })
+    }
+
+    pub fn describe(&self) -> String {
+        match *self {
+            TimeControl::MoveTime(ms) => format!("{ms} ms/move"),
+            TimeControl::Clock { base_ms, inc_ms } => {
+                format!("{}+{} s", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
+            }
+            TimeControl::Nodes(n) => format!("{n} nodes/move"),
+            TimeControl::Depth(d) => format!("depth {d}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        split_words(text).unwrap()
+    }
+
+    #[test]
+    fn words_and_quotes() {
+        assert_eq!(words("  a  b "), ["a", "b"]);
+        assert_eq!(words(r#"cmd="x y" 'z w' a\ b"#), ["cmd=x y", "z w", "a b"]);
+        assert_eq!(words(r#""say \"hi\"" '' x"#), ["say \"hi\"", "", "x"]);
+        assert!(split_words("'open").is_err());
+        assert!(split_words("\"open").is_err());
+        assert!(split_words("end\\").is_err());
+    }
+
+    #[test]
+    fn engine_specs() {
+        let each = vec!["option.Threads=1 option.Hash=16".to_string()];
+        let spec = EngineSpec::parse(
+            r#"name=A cmd="target/release/quintet --game hadron" option.Hash=64 "option.Move Overhead=30""#,
+            &each,
+        )
+        .unwrap();
+        assert_eq!(spec.name, "A");
+        assert_eq!(spec.cmd, ["target/release/quintet", "--game", "hadron"]);
+        assert_eq!(
+            spec.options,
+            [
+                ("Threads".to_string(), "1".to_string()),
+                ("Hash".to_string(), "64".to_string()),
+                ("Move Overhead".to_string(), "30".to_string()),
+            ]
+        );
+        assert_eq!(spec.option("threads"), Some("1"));
+        let unnamed = EngineSpec::parse("cmd=/usr/bin/engine", &[]).unwrap();
+        assert_eq!(unnamed.name, "engine");
+        assert!(EngineSpec::parse("name=A", &[]).is_err());
+        assert!(EngineSpec::parse("cmd=x speed=3", &[]).is_err());
+        assert!(EngineSpec::parse("cmd=x loose", &[]).is_err());
+        assert!(EngineSpec::parse("cmd=\"x", &[]).is_err());
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(
+            TimeControl::parse_clock("10+0.1"),
+            Ok(TimeControl::Clock {
+                base_ms: 10_000,
+                inc_ms: 100
+            })
+        );
+        assert_eq!(
+            TimeControl::parse_clock("500ms+5ms"),
+            Ok(TimeControl::Clock {
+                base_ms: 500,
+                inc_ms: 5
+            })
+        );
+        assert_eq!(
+            TimeControl::parse_clock("60"),
+            Ok(TimeControl::Clock {
+                base_ms: 60_000,
+                inc_ms: 0
+            })
+        );
+        assert!(TimeControl::parse_clock("ten").is_err());
+        assert!(TimeControl::parse_clock("0+1").is_err());
+        assert!(TimeControl::parse_clock("-1+0").is_err());
+    }
+}
