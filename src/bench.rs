@@ -107,6 +107,7 @@ fn search(config: &GameConfig, algorithm: Algorithm, limits: Limits) -> u64 {
         hash_mb: 16,
         seed: 1,
         move_overhead_ms: 0,
+        tuning: Default::default(),
     };
     session.prepare(&settings);
     let stop = AtomicBool::new(false);

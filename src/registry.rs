@@ -8,6 +8,7 @@ use crate::games::hadron::{self, Hadron};
 use crate::games::nadraz::{self, Nadraz};
 use crate::games::tritium::{self, Tritium};
 use crate::search::Profile;
+use crate::search::mcts::MctsConfig;
 use crate::session::{GameSession, Session};
 
 /// What the user asked for. Zero size/stones and an empty variant mean the
@@ -66,7 +67,8 @@ pub const GAMES: &[GameEntry] = &[
         variants: &atoms::Variant::NAMES,
         stones: Some((atoms::MIN_STONES, atoms::MAX_STONES, atoms::DEFAULT_STONES)),
         size_of_text: square_size_of_text,
-        auto: Profile::DEFAULT,
+        // Measured: alpha-beta +338 Elo over plain UCT, MCTS +44 (bench/RESULTS.md).
+        auto: Profile::alphabeta(),
         build: build_atoms,
     },
     GameEntry {
@@ -75,7 +77,8 @@ pub const GAMES: &[GameEntry] = &[
         variants: &tritium::Variant::NAMES,
         stones: None,
         size_of_text: tritium_size_of_text,
-        auto: Profile::DEFAULT,
+        // Measured: evaluated playouts cut at 20 plies beat playing to the end.
+        auto: Profile::mcts(MctsConfig::tuned().with_cutoff(20, 1000.0)),
         build: build_tritium,
     },
     GameEntry {

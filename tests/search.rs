@@ -32,6 +32,7 @@ fn search(
         hash_mb: 16,
         seed: 7,
         move_overhead_ms: 0,
+        tuning: Default::default(),
     };
     s.prepare(&settings);
     let stop = AtomicBool::new(false);

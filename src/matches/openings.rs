@@ -176,6 +176,7 @@ pub fn generate(config: &GameConfig, generator: &Generator) -> Result<Suite, Str
         hash_mb: 16,
         seed: generator.seed,
         move_overhead_ms: 0,
+        tuning: Default::default(),
     };
     session.prepare(&settings);
     let limits = Limits {

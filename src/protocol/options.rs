@@ -69,6 +69,11 @@ pub fn option_lines(options: &Options) -> Vec<String> {
             0,
             MAX_OVERHEAD_MS,
         ),
+        // Tuning knobs for MCTS; 0 keeps the game's own setting.
+        spin("Exploration", 0, 0, 1000),
+        spin("ExpandAfter", 0, 0, 1000),
+        spin("PlayoutCutoff", 0, 0, 1000),
+        spin("EvalScale", 0, 0, 100_000),
     ]
 }
 
@@ -144,6 +149,26 @@ pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Changed, St
                     Algorithm::NAMES.join(", ")
                 )
             })?;
+            Changed::Search
+        }
+        "exploration" => {
+            let v = number(value, 0, 1000)?;
+            options.search.tuning.exploration = (v > 0).then_some(v as f32 / 100.0);
+            Changed::Search
+        }
+        "expandafter" => {
+            let v = number(value, 0, 1000)?;
+            options.search.tuning.expand_after = (v > 0).then_some(v as u32);
+            Changed::Search
+        }
+        "playoutcutoff" => {
+            let v = number(value, 0, 1000)?;
+            options.search.tuning.playout_cutoff = (v > 0).then_some(v as u32);
+            Changed::Search
+        }
+        "evalscale" => {
+            let v = number(value, 0, 100_000)?;
+            options.search.tuning.eval_scale = (v > 0).then_some(v as f32);
             Changed::Search
         }
         "moveoverhead" => {

@@ -81,6 +81,18 @@ impl MctsConfig {
             eval_scale: 100.0,
         }
     }
+
+    /// This configuration with evaluated playouts cut after `plies`.
+    pub const fn with_cutoff(mut self, plies: u32, eval_scale: f32) -> Self {
+        self.playout_cutoff = Some(plies);
+        self.eval_scale = eval_scale;
+        self
+    }
+
+    pub const fn with_exploration(mut self, c: f32) -> Self {
+        self.exploration = c;
+        self
+    }
 }
 
 // Node states.

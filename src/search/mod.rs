@@ -54,6 +54,36 @@ pub struct SearchSettings {
     pub seed: u64,
     /// Milliseconds kept back from every clock-based budget for I/O lag.
     pub move_overhead_ms: u64,
+    /// Tuning overrides of the game's MCTS settings (UGI options).
+    pub tuning: Tuning,
+}
+
+/// MCTS parameters set by hand (for tuning matches); `None` keeps the
+/// game's own.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tuning {
+    pub exploration: Option<f32>,
+    pub expand_after: Option<u32>,
+    /// `Some(0)` turns the cutoff off.
+    pub playout_cutoff: Option<u32>,
+    pub eval_scale: Option<f32>,
+}
+
+impl Tuning {
+    pub fn apply(&self, config: &mut mcts::MctsConfig) {
+        if let Some(c) = self.exploration {
+            config.exploration = c;
+        }
+        if let Some(n) = self.expand_after {
+            config.expand_after = n;
+        }
+        if let Some(cutoff) = self.playout_cutoff {
+            config.playout_cutoff = (cutoff > 0).then_some(cutoff);
+        }
+        if let Some(scale) = self.eval_scale {
+            config.eval_scale = scale;
+        }
+    }
 }
 
 impl Default for SearchSettings {
@@ -64,6 +94,7 @@ impl Default for SearchSettings {
             hash_mb: 64,
             seed: 0,
             move_overhead_ms: 20,
+            tuning: Tuning::default(),
         }
     }
 }
@@ -194,10 +225,21 @@ pub struct Profile {
 }
 
 impl Profile {
-    pub const DEFAULT: Profile = Profile {
-        algorithm: Algorithm::Mcts,
-        mcts: mcts::MctsConfig::tuned(),
-    };
+    pub const DEFAULT: Profile = Profile::mcts(mcts::MctsConfig::tuned());
+
+    pub const fn mcts(config: mcts::MctsConfig) -> Profile {
+        Profile {
+            algorithm: Algorithm::Mcts,
+            mcts: config,
+        }
+    }
+
+    pub const fn alphabeta() -> Profile {
+        Profile {
+            algorithm: Algorithm::AlphaBeta,
+            mcts: mcts::MctsConfig::tuned(),
+        }
+    }
 }
 
 /// The searchers of one game and what they keep between moves (the MCTS
@@ -265,7 +307,8 @@ impl<G: Game> Searcher<G> {
                 self.mcts.search(root, line, &plain, settings, limits, ctx)
             }
             Algorithm::Mcts | Algorithm::Auto => {
-                let config = self.profile.mcts.clone();
+                let mut config = self.profile.mcts.clone();
+                settings.tuning.apply(&mut config);
                 self.mcts.search(root, line, &config, settings, limits, ctx)
             }
         }
