@@ -74,6 +74,7 @@ pub fn option_lines(options: &Options) -> Vec<String> {
         spin("ExpandAfter", 0, 0, 1000),
         spin("PlayoutCutoff", 0, 0, 1000),
         spin("EvalScale", 0, 0, 100_000),
+        spin("Rave", 0, 0, 100_000),
     ]
 }
 
@@ -169,6 +170,11 @@ pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Changed, St
         "evalscale" => {
             let v = number(value, 0, 100_000)?;
             options.search.tuning.eval_scale = (v > 0).then_some(v as f32);
+            Changed::Search
+        }
+        "rave" => {
+            let v = number(value, 0, 100_000)?;
+            options.search.tuning.rave = (v > 0).then_some(v as f32);
             Changed::Search
         }
         "moveoverhead" => {

@@ -48,6 +48,9 @@ pub struct MctsConfig {
     pub playout_cutoff: Option<u32>,
     /// The evaluation that means a 73% (1 / (1 + e^-1)) chance to win.
     pub eval_scale: f32,
+    /// RAVE: blend all-moves-as-first statistics into a child's value with
+    /// weight sqrt(k / (3n + k)) for a child of n visits (`None`: off).
+    pub rave: Option<f32>,
 }
 
 impl MctsConfig {
@@ -64,6 +67,7 @@ impl MctsConfig {
             early_stop: false,
             playout_cutoff: None,
             eval_scale: 100.0,
+            rave: None,
         }
     }
 
@@ -79,6 +83,7 @@ impl MctsConfig {
             early_stop: true,
             playout_cutoff: None,
             eval_scale: 100.0,
+            rave: None,
         }
     }
 
@@ -91,6 +96,11 @@ impl MctsConfig {
 
     pub const fn with_exploration(mut self, c: f32) -> Self {
         self.exploration = c;
+        self
+    }
+
+    pub const fn with_rave(mut self, k: f32) -> Self {
+        self.rave = Some(k);
         self
     }
 }
@@ -155,7 +165,7 @@ fn win_code(seat: Seat) -> u8 {
     encode(Outcome::Win(seat))
 }
 
-/// One tree node; 24 bytes, every field atomic so threads can share it.
+/// One tree node; 32 bytes, every field atomic so threads can share it.
 #[derive(Default)]
 struct Node {
     /// The packed move that leads here from the parent.
@@ -171,6 +181,10 @@ struct Node {
     proof: AtomicU8,
     /// Plies to the end of the game where proven.
     proof_plies: AtomicU16,
+    /// RAVE: playouts through the parent where the mover played `mv` later,
+    /// and the mover's reward in them (in `UNIT`s).
+    amaf_visits: AtomicU32,
+    amaf_score: AtomicU32,
 }
 
 impl Node {
@@ -183,6 +197,8 @@ impl Node {
         self.state.store(UNEXPANDED, RELAXED);
         self.proof.store(UNPROVEN, RELAXED);
         self.proof_plies.store(0, RELAXED);
+        self.amaf_visits.store(0, RELAXED);
+        self.amaf_score.store(0, RELAXED);
     }
 
     fn copy_from(&self, other: &Node) {
@@ -460,6 +476,10 @@ struct Worker<G: Game> {
     path: Vec<(usize, Seat)>,
     moves: Vec<G::Move>,
     scratch: Vec<G::Move>,
+    /// RAVE: the playout's moves (packed) and who played them.
+    played: Vec<(u32, Seat)>,
+    /// RAVE: the moves each seat played below the node being updated.
+    later: [MoveSet; 2],
 }
 
 impl<G: Game> Worker<G> {
@@ -469,6 +489,8 @@ impl<G: Game> Worker<G> {
             path: Vec::new(),
             moves: Vec::new(),
             scratch: Vec::new(),
+            played: Vec::new(),
+            later: [MoveSet::default(), MoveSet::default()],
         }
     }
 
@@ -558,6 +580,7 @@ impl<G: Game> Worker<G> {
         let nodes = &shared.arena.nodes;
         let mut state = root.clone();
         self.path.clear();
+        self.played.clear();
         let mut node = 0usize;
         add(&nodes[0].visits, 1, shared.threaded);
         let reward = loop {
@@ -616,17 +639,24 @@ impl<G: Game> Worker<G> {
             }
             return Reward::Exact(outcome);
         };
-        state.play(first);
-        let Some(cutoff) = shared.config.playout_cutoff else {
-            return Reward::Exact(state.random_playout(&mut self.rng, &mut self.scratch));
-        };
-        for _ in 0..cutoff {
-            match state.random_move(&mut self.rng, &mut self.scratch) {
-                Some(mv) => state.play(mv),
-                None => {
-                    return Reward::Exact(state.outcome().expect("no legal moves means game over"));
-                }
+        // The first move and `cutoff` more (all of them without a cutoff).
+        let record = shared.config.rave.is_some();
+        let cutoff = shared.config.playout_cutoff.unwrap_or(u32::MAX);
+        let mut next = Some(first);
+        let mut plies = 0u32;
+        while let Some(mv) = next {
+            if plies > cutoff {
+                break;
             }
+            if record {
+                self.played.push((mv.pack(), state.side_to_move()));
+            }
+            state.play(mv);
+            plies += 1;
+            next = state.random_move(&mut self.rng, &mut self.scratch);
+        }
+        if next.is_none() {
+            return Reward::Exact(state.outcome().expect("no legal moves means game over"));
         }
         let eval = state.evaluate() as f32 / shared.config.eval_scale;
         let p = 1.0 / (1.0 + (-eval).exp());
@@ -673,6 +703,9 @@ impl<G: Game> Worker<G> {
 
     /// Adds the reward to every node of the path and propagates proofs.
     fn backup(&mut self, shared: &Shared, reward: Reward) {
+        if shared.config.rave.is_some() {
+            self.backup_amaf(shared, reward);
+        }
         let nodes = &shared.arena.nodes;
         let mut proving = shared.config.solver;
         for i in (0..self.path.len()).rev() {
@@ -683,6 +716,73 @@ impl<G: Game> Worker<G> {
                 let parent = if i == 0 { 0 } else { self.path[i - 1].0 };
                 proving = try_prove(shared.arena, parent, child, mover);
             }
+        }
+    }
+}
+
+impl<G: Game> Worker<G> {
+    /// RAVE: for every node of the path, credits each child whose move its
+    /// mover played anywhere later in this iteration (tree part or playout).
+    fn backup_amaf(&mut self, shared: &Shared, reward: Reward) {
+        let nodes = &shared.arena.nodes;
+        self.later[0].clear();
+        self.later[1].clear();
+        for &(mv, seat) in &self.played {
+            self.later[seat.index()].insert(mv);
+        }
+        for i in (0..self.path.len()).rev() {
+            let (child, mover) = self.path[i];
+            let parent = if i == 0 { 0 } else { self.path[i - 1].0 };
+            self.later[mover.index()].insert(nodes[child].mv.load(RELAXED));
+            let points = reward.points(mover, &mut self.rng);
+            let later = &self.later[mover.index()];
+            for c in nodes[parent].children() {
+                if later.contains(nodes[c].mv.load(RELAXED)) {
+                    add(&nodes[c].amaf_visits, 1, shared.threaded);
+                    add(&nodes[c].amaf_score, points, shared.threaded);
+                }
+            }
+        }
+    }
+}
+
+/// A set of packed moves, cleared in O(1): a stamp per small move number,
+/// a hash set for the rest.
+#[derive(Default)]
+struct MoveSet {
+    stamps: Vec<u32>,
+    generation: u32,
+    large: fxhash::FxHashSet<u32>,
+}
+
+impl MoveSet {
+    const DIRECT: u32 = 1 << 16;
+
+    fn clear(&mut self) {
+        if self.stamps.is_empty() {
+            self.stamps = vec![0; Self::DIRECT as usize];
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.large.clear();
+    }
+
+    fn insert(&mut self, mv: u32) {
+        if mv < Self::DIRECT {
+            self.stamps[mv as usize] = self.generation;
+        } else {
+            self.large.insert(mv);
+        }
+    }
+
+    fn contains(&self, mv: u32) -> bool {
+        if mv < Self::DIRECT {
+            self.stamps[mv as usize] == self.generation
+        } else {
+            self.large.contains(&mv)
         }
     }
 }
@@ -793,6 +893,8 @@ fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
         let value = if proof == loss {
             // Only if every move loses.
             -1.0
+        } else if let Some(k) = shared.config.rave {
+            rave_value(n, visits, k, c, log_parent)
         } else if visits == 0 {
             f32::INFINITY
         } else {
@@ -805,6 +907,29 @@ fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
         }
     }
     best
+}
+
+/// A child's RAVE value: its mean blended with its all-moves-as-first
+/// mean, plus the UCT bonus. Unvisited children come first, best AMAF first.
+#[inline]
+fn rave_value(n: &Node, visits: u32, k: f32, c: f32, log_parent: f32) -> f32 {
+    let amaf_visits = n.amaf_visits.load(RELAXED);
+    let amaf = if amaf_visits == 0 {
+        0.5
+    } else {
+        n.amaf_score.load(RELAXED) as f32 / (UNIT as f32 * amaf_visits as f32)
+    };
+    if visits == 0 {
+        return 1000.0 + amaf;
+    }
+    let v = visits as f32;
+    let mean = n.score.load(RELAXED) as f32 / (UNIT as f32 * v);
+    let beta = if amaf_visits == 0 {
+        0.0
+    } else {
+        (k / (3.0 * v + k)).sqrt()
+    };
+    (1.0 - beta) * mean + beta * amaf + c * (log_parent / v).sqrt()
 }
 
 /// The move to play: a proven win (the quickest), else the most visited

@@ -67,6 +67,7 @@ pub struct Tuning {
     /// `Some(0)` turns the cutoff off.
     pub playout_cutoff: Option<u32>,
     pub eval_scale: Option<f32>,
+    pub rave: Option<f32>,
 }
 
 impl Tuning {
@@ -82,6 +83,9 @@ impl Tuning {
         }
         if let Some(scale) = self.eval_scale {
             config.eval_scale = scale;
+        }
+        if let Some(k) = self.rave {
+            config.rave = Some(k);
         }
     }
 }
