@@ -5,6 +5,7 @@
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
+use crate::games::ihex::{self, Ihex};
 use crate::session::{GameSession, Session};
 
 /// What the user asked for. Zero size/stones and an empty variant mean the
@@ -61,6 +62,14 @@ pub const GAMES: &[GameEntry] = &[
         stones: Some((atoms::MIN_STONES, atoms::MAX_STONES, atoms::DEFAULT_STONES)),
         size_of_text: square_size_of_text,
         build: build_atoms,
+    },
+    GameEntry {
+        name: "ihex",
+        sizes: (ihex::MIN_SIZE, ihex::MAX_SIZE, ihex::DEFAULT_SIZE),
+        variants: &["standard"],
+        stones: None,
+        size_of_text: ihex::size_of_text,
+        build: build_ihex,
     },
 ];
 
@@ -187,6 +196,19 @@ fn build_atoms(config: &GameConfig) -> Box<dyn Session> {
         config.clone(),
         Atoms::new(config.size, config.stones, variant),
     )
+}
+
+/// The narrowest bit set that holds the board's 3n(n-1)+1 cells.
+fn build_ihex(config: &GameConfig) -> Box<dyn Session> {
+    let n = config.size;
+    let c = config.clone();
+    match 3 * n * (n - 1) + 1 {
+        0..=64 => GameSession::boxed(c, Ihex::<u64>::new(n)),
+        65..=128 => GameSession::boxed(c, Ihex::<u128>::new(n)),
+        129..=192 => GameSession::boxed(c, Ihex::<Wide<3>>::new(n)),
+        193..=256 => GameSession::boxed(c, Ihex::<Wide<4>>::new(n)),
+        _ => GameSession::boxed(c, Ihex::<Wide<5>>::new(n)),
+    }
 }
 
 #[cfg(test)]
