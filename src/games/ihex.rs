@@ -131,11 +131,12 @@ impl<B: Bits> Tables<B> {
 
     /// The cells on the kept side of a cut.
     fn side_of(&self, cut: Cut) -> B {
-        let index = (cut.value + self.offset[cut.axis]) as usize;
+        let axis = cut.axis as usize;
+        let index = (cut.value as i32 + self.offset[axis]) as usize;
         if cut.upper {
-            self.at_most[cut.axis][index]
+            self.at_most[axis][index]
         } else {
-            self.at_least[cut.axis][index]
+            self.at_least[axis][index]
         }
     }
 
@@ -221,80 +222,54 @@ impl Bounds {
 
 /// A bound moved just past an obstacle: `axis`'s upper bound down to
 /// `value` (or its lower bound up to it).
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, Default)]
 struct Cut {
-    axis: usize,
+    axis: u8,
     upper: bool,
-    value: i32,
+    value: i8,
 }
 
 impl Cut {
     fn apply(self, mut b: Bounds) -> Bounds {
+        let (axis, value) = (self.axis as usize, self.value as i32);
         if self.upper {
-            b.hi[self.axis] = self.value;
+            b.hi[axis] = value;
         } else {
-            b.lo[self.axis] = self.value;
+            b.lo[axis] = value;
         }
         b
     }
 
     /// `keep` extended so that later cores do not make this cut.
     fn forbid(self, mut keep: Bounds) -> Bounds {
+        let (axis, value) = (self.axis as usize, self.value as i32);
         if self.upper {
-            keep.hi[self.axis] = keep.hi[self.axis].max(self.value + 1);
+            keep.hi[axis] = keep.hi[axis].max(value + 1);
         } else {
-            keep.lo[self.axis] = keep.lo[self.axis].min(self.value - 1);
+            keep.lo[axis] = keep.lo[axis].min(value - 1);
         }
         keep
     }
 }
 
 /// The cuts that exclude `obstacle` while the box still reaches `keep`
-/// (which holds the anchor, so at most three: one per differing axis).
-fn live_cuts(obstacle: Cube, keep: &Bounds) -> Cuts {
-    let mut cuts = Cuts::default();
+/// (which holds the anchor, so at most three: one per differing axis),
+/// and how many there are.
+fn live_cuts(obstacle: Cube, keep: &Bounds) -> ([Cut; 3], usize) {
+    let mut cuts = [Cut::default(); 3];
+    let mut count = 0;
     for (axis, &value) in obstacle.iter().enumerate() {
-        if value > keep.hi[axis] {
-            cuts.push(Cut {
-                axis,
-                upper: true,
-                value: value - 1,
-            });
-        } else if value < keep.lo[axis] {
-            cuts.push(Cut {
-                axis,
-                upper: false,
-                value: value + 1,
-            });
+        let upper = value > keep.hi[axis];
+        if upper || value < keep.lo[axis] {
+            cuts[count] = Cut {
+                axis: axis as u8,
+                upper,
+                value: (if upper { value - 1 } else { value + 1 }) as i8,
+            };
+            count += 1;
         }
     }
-    cuts
-}
-
-/// At most three cuts, without allocating.
-#[derive(Default)]
-struct Cuts {
-    list: [Option<Cut>; 3],
-    len: usize,
-}
-
-impl Cuts {
-    fn push(&mut self, cut: Cut) {
-        self.list[self.len] = Some(cut);
-        self.len += 1;
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-}
-
-impl IntoIterator for Cuts {
-    type Item = Cut;
-    type IntoIter = std::iter::Flatten<std::array::IntoIter<Option<Cut>, 3>>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.list.into_iter().flatten()
-    }
+    (cuts, count)
 }
 
 /// What a placement does under the rules.
@@ -345,16 +320,15 @@ impl<B: Bits> Largest<'_, B> {
                 return;
             }
             let obstacle = self.t.cube[self.pick(outside)];
-            let cuts = live_cuts(obstacle, &keep);
-            if cuts.len() == 1 {
+            let (cuts, count) = live_cuts(obstacle, &keep);
+            if count == 1 {
                 // Forced: no branching.
-                let cut = cuts.list[0].expect("one cut");
-                (b, region) = (cut.apply(b), region & self.t.side_of(cut));
+                (b, region) = (cuts[0].apply(b), region & self.t.side_of(cuts[0]));
                 continue;
             }
             // One branch per cut; later branches keep the obstacle's
             // coordinate on the earlier cuts' axes, so no core is seen twice.
-            for cut in cuts {
+            for &cut in &cuts[..count] {
                 self.visit(cut.apply(b), region & self.t.side_of(cut), keep);
                 keep = cut.forbid(keep);
             }
