@@ -18,12 +18,13 @@
 //! So the placement forms no hexagon unless it creates a full centre (seven
 //! bit tests), and otherwise a branch-and-bound over core bounds finds the
 //! largest cores around each anchor: a box containing a cell that is not a
-//! full centre is split by the (at most three) bounds that can exclude that
-//! cell while keeping the anchor, each branch forbidding the earlier
-//! branches' cuts so that no region is reached twice, and boxes whose grown
-//! size is below the best found are dropped. Memory: per board size and bit
-//! width, six masks per coordinate value and two neighbourhood masks per
-//! cell (a few kB at side 10).
+//! full centre (the one nearest the anchor) is split by the (at most three)
+//! bounds that can exclude that cell while keeping the anchor, each branch
+//! forbidding the earlier branches' cuts so that no region is reached
+//! twice, and boxes that cannot beat the best size found are dropped.
+//! Anchors are searched in turn, each excluded from the later searches.
+//! Memory, per board size and bit width: a mask per bound and value and
+//! three neighbourhood masks per cell (about 50 kB at side 10).
 
 use super::bitboard::Bits;
 use super::hexhex::{self, HexGrid};
@@ -48,11 +49,10 @@ type Cube = [i32; 3];
 struct Tables<B> {
     grid: &'static HexGrid,
     n: i32,
-    cube: Vec<Cube>,
-    /// Per axis, cells with coordinate >= v and <= v, indexed by `v + offset[axis]`.
-    at_least: [Vec<B>; 3],
-    at_most: [Vec<B>; 3],
-    offset: Cube,
+    /// Each cell's six limits (see [`Bounds`]): the bounds of its own region.
+    limits: Vec<[i32; 6]>,
+    /// Per limit, the cells whose own limit is at most v, at `v + LIMIT_OFFSET`.
+    within: [Vec<B>; 6],
     /// Per cell, its neighbours; its closed neighbourhood; cells within 2.
     neighbours: Vec<B>,
     closed: Vec<B>,
@@ -61,93 +61,160 @@ struct Tables<B> {
     all: B,
 }
 
+/// Shifts limits (|v| < 2 * MAX_SIZE) to table indices.
+const LIMIT_OFFSET: i32 = 2 * MAX_SIZE as i32;
+
 impl<B> std::fmt::Debug for Tables<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Tables(side {})", self.n)
     }
 }
 
-fn distance(a: Cube, b: Cube) -> i32 {
-    (0..3).map(|i| (a[i] - b[i]).abs()).max().unwrap_or(0)
+/// The hex distance between two cells given by their limits: the largest
+/// excess of one's limits over the other's.
+fn distance(a: &[i32; 6], b: &[i32; 6]) -> i32 {
+    (0..6).map(|i| a[i] - b[i]).max().unwrap_or(0)
 }
 
 impl<B: Bits> Tables<B> {
     fn build(side: usize) -> Tables<B> {
         let grid = hexhex::grid(side, false);
-        let n = side as i32;
-        let cube: Vec<Cube> = grid.coords.iter().map(|&(q, r)| [q, r, q - r]).collect();
-        let offset = [0, 0, n - 1];
-        let values = 2 * side - 1;
+        let limits: Vec<[i32; 6]> = grid
+            .coords
+            .iter()
+            .map(|&(q, r)| Bounds::point([q, r, q - r]).0)
+            .collect();
         let mask_of = |keep: &dyn Fn(usize) -> bool| {
-            (0..cube.len())
+            (0..limits.len())
                 .filter(|&c| keep(c))
                 .fold(B::ZERO, |m, c| m | B::bit(c))
         };
-        let axis_masks = |at_least: bool| {
-            [0, 1, 2].map(|a| {
-                (0..values as i32)
-                    .map(|i| {
-                        let v = i - offset[a];
-                        mask_of(&|c| {
-                            if at_least {
-                                cube[c][a] >= v
-                            } else {
-                                cube[c][a] <= v
-                            }
-                        })
-                    })
-                    .collect()
-            })
-        };
-        let within = |radius: i32| -> Vec<B> {
-            (0..cube.len())
-                .map(|c| mask_of(&|d| distance(cube[c], cube[d]) <= radius))
+        let within = std::array::from_fn(|i| {
+            (-LIMIT_OFFSET..=LIMIT_OFFSET)
+                .map(|v| mask_of(&|c| limits[c][i] <= v))
+                .collect()
+        });
+        let disk = |radius: i32| -> Vec<B> {
+            (0..limits.len())
+                .map(|c| mask_of(&|d| distance(&limits[c], &limits[d]) <= radius))
                 .collect()
         };
-        let closed = within(1);
+        let closed = disk(1);
         Tables {
             grid,
-            n,
-            at_least: axis_masks(true),
-            at_most: axis_masks(false),
-            offset,
-            neighbours: (0..cube.len()).map(|c| closed[c] & !B::bit(c)).collect(),
+            n: side as i32,
+            within,
+            neighbours: (0..limits.len()).map(|c| closed[c] & !B::bit(c)).collect(),
             closed,
-            disk2: within(2),
+            disk2: disk(2),
             interior: mask_of(&|c| !grid.edge[c]),
             all: mask_of(&|_| true),
-            cube,
+            limits,
         }
     }
 
     /// The bounds of the interior cells (where cores live).
     fn inner_bounds(&self) -> Bounds {
         let n = self.n;
-        Bounds {
-            lo: [1, 1, 2 - n],
-            hi: [2 * n - 3, 2 * n - 3, n - 2],
-        }
+        Bounds::new([1, 1, 2 - n], [2 * n - 3, 2 * n - 3, n - 2])
     }
 
-    /// The cells on the kept side of a cut.
-    fn side_of(&self, cut: Cut) -> B {
-        let axis = cut.axis as usize;
-        let index = (cut.value as i32 + self.offset[axis]) as usize;
-        if cut.upper {
-            self.at_most[axis][index]
-        } else {
-            self.at_least[axis][index]
-        }
+    /// The cells that keep a limit of at most `value`.
+    fn within(&self, limit: usize, value: i32) -> B {
+        self.within[limit][(value + LIMIT_OFFSET) as usize]
     }
 
-    /// The cells of a region given by bounds inside the board's.
+    /// The cells of a region inside the board.
     fn region(&self, b: &Bounds) -> B {
-        let mut mask = self.all;
-        for a in 0..3 {
-            mask &= self.at_least[a][(b.lo[a] + self.offset[a]) as usize];
-            mask &= self.at_most[a][(b.hi[a] + self.offset[a]) as usize];
-        }
-        mask
+        (0..6).fold(self.all, |mask, i| mask & self.within(i, b.0[i]))
+    }
+}
+
+/// A region `q0 <= q <= q1, r0 <= r <= r1, s0 <= q - r <= s1`, kept as six
+/// upper limits `[-q0, -r0, -s0, q1, r1, s1]`: shrinking a region lowers
+/// one limit, and every test is the same on all six.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Bounds([i32; 6]);
+
+impl Bounds {
+    fn new(lo: Cube, hi: Cube) -> Bounds {
+        Bounds([-lo[0], -lo[1], -lo[2], hi[0], hi[1], hi[2]])
+    }
+
+    fn point(cell: Cube) -> Bounds {
+        Bounds::new(cell, cell)
+    }
+
+    fn lo(&self) -> Cube {
+        [-self.0[0], -self.0[1], -self.0[2]]
+    }
+
+    fn hi(&self) -> Cube {
+        [self.0[3], self.0[4], self.0[5]]
+    }
+
+    /// The same region with every bound attained. With three coordinates
+    /// tied by s = q - r, one round of the two-step implications is exact:
+    /// each limit against the sum of the two that imply it.
+    fn tightened(&self) -> Bounds {
+        let [a, b, c, d, e, f] = self.0;
+        Bounds([
+            a.min(b + c),
+            b.min(a + f),
+            c.min(a + e),
+            d.min(e + f),
+            e.min(c + d),
+            f.min(b + d),
+        ])
+    }
+
+    fn grown(&self) -> Bounds {
+        Bounds(self.0.map(|v| v + 1))
+    }
+
+    /// The number of cells of a tightened region: the triangle
+    /// `q <= q1, r >= r0, s >= s0` less the three corners the other bounds
+    /// cut off (disjoint when the bounds are tight).
+    fn cells(&self) -> u32 {
+        let ([q0, r0, s0], [q1, r1, s1]) = (self.lo(), self.hi());
+        let triangle = |side: i32| (side * (side + 1) / 2) as u32;
+        triangle(q1 - r0 - s0 + 1)
+            - triangle(q0 - r0 - s0)
+            - triangle(q1 - s0 - r1)
+            - triangle(q1 - r0 - s1)
+    }
+
+    /// The sum of the three extents: the ring around a tight region has
+    /// this many cells plus 6.
+    fn extents(&self) -> u32 {
+        self.0.iter().sum::<i32>() as u32
+    }
+
+    /// Whether the region reaches at least as far as `keep` on every side.
+    fn covers(&self, keep: &Bounds) -> bool {
+        (0..6).all(|i| self.0[i] >= keep.0[i])
+    }
+
+    /// The region with limit `limit` lowered to `value`.
+    fn cut(&self, limit: usize, value: i32) -> Bounds {
+        Bounds(std::array::from_fn(|i| {
+            if i == limit {
+                value.min(self.0[i])
+            } else {
+                self.0[i]
+            }
+        }))
+    }
+
+    /// `keep` raised so that its limit `limit` is at least `value`.
+    fn raised(&self, limit: usize, value: i32) -> Bounds {
+        Bounds(std::array::from_fn(|i| {
+            if i == limit {
+                value.max(self.0[i])
+            } else {
+                self.0[i]
+            }
+        }))
     }
 }
 
@@ -167,111 +234,6 @@ fn tables<B: Bits>(side: usize) -> &'static Tables<B> {
         .expect("the cache is keyed by type")
 }
 
-/// A region `lo[a] <= coordinate a <= hi[a]` for the axes q, r, s = q - r.
-#[derive(Copy, Clone, Debug, PartialEq)]
-struct Bounds {
-    lo: Cube,
-    hi: Cube,
-}
-
-impl Bounds {
-    fn point(cell: Cube) -> Bounds {
-        Bounds { lo: cell, hi: cell }
-    }
-
-    /// The same region with every bound attained. With three coordinates
-    /// tied by s = q - r, one round of the two-step implications is exact.
-    fn tightened(&self) -> Bounds {
-        let ([q0, r0, s0], [q1, r1, s1]) = (self.lo, self.hi);
-        Bounds {
-            lo: [q0.max(r0 + s0), r0.max(q0 - s1), s0.max(q0 - r1)],
-            hi: [q1.min(r1 + s1), r1.min(q1 - s0), s1.min(q1 - r0)],
-        }
-    }
-
-    fn grown(&self) -> Bounds {
-        Bounds {
-            lo: self.lo.map(|v| v - 1),
-            hi: self.hi.map(|v| v + 1),
-        }
-    }
-
-    /// The number of cells of a tightened region: the triangle
-    /// `q <= q1, r >= r0, s >= s0` less the three corners the other bounds
-    /// cut off (disjoint when the bounds are tight).
-    fn cells(&self) -> u32 {
-        let ([q0, r0, s0], [q1, r1, s1]) = (self.lo, self.hi);
-        let triangle = |side: i32| (side * (side + 1) / 2) as u32;
-        triangle(q1 - r0 - s0 + 1)
-            - triangle(q0 - r0 - s0)
-            - triangle(q1 - s0 - r1)
-            - triangle(q1 - r0 - s1)
-    }
-
-    /// The sum of the three extents: the ring around a tight region has
-    /// this many cells plus 6.
-    fn extents(&self) -> u32 {
-        (0..3).map(|a| (self.hi[a] - self.lo[a]) as u32).sum()
-    }
-
-    /// Whether the region reaches at least as far as `keep` on every side.
-    fn covers(&self, keep: &Bounds) -> bool {
-        (0..3).all(|a| self.lo[a] <= keep.lo[a] && self.hi[a] >= keep.hi[a])
-    }
-}
-
-/// A bound moved just past an obstacle: `axis`'s upper bound down to
-/// `value` (or its lower bound up to it).
-#[derive(Copy, Clone, Debug, Default)]
-struct Cut {
-    axis: u8,
-    upper: bool,
-    value: i8,
-}
-
-impl Cut {
-    fn apply(self, mut b: Bounds) -> Bounds {
-        let (axis, value) = (self.axis as usize, self.value as i32);
-        if self.upper {
-            b.hi[axis] = value;
-        } else {
-            b.lo[axis] = value;
-        }
-        b
-    }
-
-    /// `keep` extended so that later cores do not make this cut.
-    fn forbid(self, mut keep: Bounds) -> Bounds {
-        let (axis, value) = (self.axis as usize, self.value as i32);
-        if self.upper {
-            keep.hi[axis] = keep.hi[axis].max(value + 1);
-        } else {
-            keep.lo[axis] = keep.lo[axis].min(value - 1);
-        }
-        keep
-    }
-}
-
-/// The cuts that exclude `obstacle` while the box still reaches `keep`
-/// (which holds the anchor, so at most three: one per differing axis),
-/// and how many there are.
-fn live_cuts(obstacle: Cube, keep: &Bounds) -> ([Cut; 3], usize) {
-    let mut cuts = [Cut::default(); 3];
-    let mut count = 0;
-    for (axis, &value) in obstacle.iter().enumerate() {
-        let upper = value > keep.hi[axis];
-        if upper || value < keep.lo[axis] {
-            cuts[count] = Cut {
-                axis: axis as u8,
-                upper,
-                value: (if upper { value - 1 } else { value + 1 }) as i8,
-            };
-            count += 1;
-        }
-    }
-    (cuts, count)
-}
-
 /// What a placement does under the rules.
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Placement<B> {
@@ -286,12 +248,13 @@ enum Placement<B> {
 /// them the way the rules use them as it goes.
 struct Largest<'a, B> {
     t: &'a Tables<B>,
-    /// Full centres after the placement.
+    /// Full centres after the placement, less the anchors already searched.
     full: B,
     /// The mover's stones (with the new one) and the enemy's.
     own: B,
     enemy: B,
-    anchor: Cube,
+    /// The anchor's own limits, and its cell.
+    anchor: [i32; 6],
     anchor_cell: usize,
     size: u32,
     friendly_majority: bool,
@@ -319,18 +282,26 @@ impl<B: Bits> Largest<'_, B> {
                 self.record(&b.grown(), b.cells() + ring);
                 return;
             }
-            let obstacle = self.t.cube[self.pick(outside)];
-            let (cuts, count) = live_cuts(obstacle, &keep);
-            if count == 1 {
+            // The limits that can cut the obstacle off while `keep` stays
+            // (it holds the anchor, so one per axis where they differ).
+            let obstacle = self.t.limits[self.pick(outside)];
+            let live = (0..6)
+                .filter(|&i| obstacle[i] > keep.0[i])
+                .fold(0u32, |set, i| set | 1 << i);
+            if live.count_ones() == 1 {
                 // Forced: no branching.
-                (b, region) = (cuts[0].apply(b), region & self.t.side_of(cuts[0]));
+                let i = live.trailing_zeros() as usize;
+                b = b.cut(i, obstacle[i] - 1);
+                region &= self.t.within(i, obstacle[i] - 1);
                 continue;
             }
-            // One branch per cut; later branches keep the obstacle's
-            // coordinate on the earlier cuts' axes, so no core is seen twice.
-            for &cut in &cuts[..count] {
-                self.visit(cut.apply(b), region & self.t.side_of(cut), keep);
-                keep = cut.forbid(keep);
+            // One branch per cut (none: nothing here); later branches keep
+            // the obstacle inside the earlier cuts' limits, so no core is
+            // seen twice.
+            for i in (0..6).filter(|&i| live & 1 << i != 0) {
+                let child = region & self.t.within(i, obstacle[i] - 1);
+                self.visit(b.cut(i, obstacle[i] - 1), child, keep);
+                keep = keep.raised(i, obstacle[i]);
             }
             return;
         }
@@ -346,10 +317,9 @@ impl<B: Bits> Largest<'_, B> {
         if !near.is_empty() {
             return near.lowest();
         }
-        let m = self.anchor;
         outside
             .ones()
-            .min_by_key(|&c| distance(self.t.cube[c], m))
+            .min_by_key(|&c| distance(&self.t.limits[c], &self.anchor))
             .unwrap_or(0)
     }
 
@@ -492,7 +462,7 @@ impl<B: Bits> Ihex<B> {
             full: self.full | anchors,
             own: self.stones[seat.index()] | B::bit(c),
             enemy: self.stones[seat.other().index()],
-            anchor: [0; 3],
+            anchor: [0; 6],
             anchor_cell: 0,
             size: 0,
             friendly_majority: false,
@@ -500,13 +470,13 @@ impl<B: Bits> Ihex<B> {
             capture: B::ZERO,
         };
         for m in anchors.ones() {
-            let core = Bounds::point(t.cube[m]);
+            let core = Bounds(t.limits[m]);
             if (t.neighbours[m] & largest.full).is_empty() {
                 // A lone full centre: its own 7 cells are its only hexagon.
                 largest.record(&core.grown(), 7);
                 continue;
             }
-            largest.anchor = t.cube[m];
+            largest.anchor = t.limits[m];
             largest.anchor_cell = m;
             largest.visit(t.inner_bounds(), t.interior, core);
             // Cores holding this anchor are done: later anchors skip them.
@@ -932,10 +902,7 @@ mod tests {
                                     side(r0.max(q0 - s1), r1.min(q1 - s1)),
                                 ];
                                 if sides.iter().all(|&k| k >= 2) {
-                                    found.push(Bounds {
-                                        lo: [q0, r0, s0],
-                                        hi: [q1, r1, s1],
-                                    });
+                                    found.push(Bounds::new([q0, r0, s0], [q1, r1, s1]));
                                 }
                             }
                         }
@@ -956,10 +923,7 @@ mod tests {
             // one ring, and the closed-form size counts its cells.
             let t = tables::<Wide<5>>(n as usize);
             for h in hexagons.iter().step_by(97) {
-                let core = Bounds {
-                    lo: h.lo.map(|v| v + 1),
-                    hi: h.hi.map(|v| v - 1),
-                };
+                let core = Bounds(h.0.map(|v| v - 1));
                 assert_eq!(core.tightened(), core);
                 assert_eq!(core.grown(), *h);
                 assert_eq!(h.cells(), t.region(h).count());
@@ -1034,7 +998,7 @@ mod tests {
                 // Random fillings, dense ones most often (big hexagons).
                 let density = [0.5, 0.75, 0.9, 0.97][trial % 4];
                 let mut game = Ihex::<u128>::new(n);
-                for c in 0..t.cube.len() {
+                for c in 0..t.limits.len() {
                     if rng.random_bool(density) {
                         let seat = if rng.random_bool(0.5) {
                             Seat::P1
