@@ -812,8 +812,10 @@ impl<B: Bits> Game for Ihex<B> {
         100 * (material(me) - material(me.other())) + 2 * (mobility(me) - mobility(me.other()))
     }
 
+    /// Random games last about two plies per cell (captures empty cells
+    /// again), so each side has about one move per empty cell left.
     fn moves_left_estimate(&self) -> u32 {
-        (self.empty().count() / 2).max(5)
+        self.empty().count().max(10)
     }
 
     fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {
