@@ -488,15 +488,16 @@ impl<B: Bits> Ihex<B> {
     /// The cells of c's closed neighbourhood that a stone on c makes full
     /// centres.
     fn new_full_centres(&self, c: usize) -> B {
+        self.full_centres_near(c, self.filled() | B::bit(c))
+    }
+
+    /// The full centres of c's closed neighbourhood when `filled` is filled.
+    fn full_centres_near(&self, c: usize, filled: B) -> B {
         let t = self.t;
-        let after = self.filled() | B::bit(c);
-        let mut found = B::ZERO;
-        for m in (t.closed[c] & t.interior & after).ones() {
-            if (t.neighbours[m] & !after).is_empty() {
-                found |= B::bit(m);
-            }
-        }
-        found
+        (t.closed[c] & t.interior & filled)
+            .ones()
+            .filter(|&m| (t.neighbours[m] & !filled).is_empty())
+            .fold(B::ZERO, |found, m| found | B::bit(m))
     }
 
     fn can_place(&self, seat: Seat, c: usize) -> bool {
@@ -516,12 +517,7 @@ impl<B: Bits> Ihex<B> {
     fn add_stone(&mut self, seat: Seat, c: usize) {
         self.stones[seat.index()] |= B::bit(c);
         self.hash ^= stone_key(seat, c);
-        let filled = self.filled();
-        for m in (self.t.closed[c] & self.t.interior & filled).ones() {
-            if (self.t.neighbours[m] & !filled).is_empty() {
-                self.full |= B::bit(m);
-            }
-        }
+        self.full |= self.full_centres_near(c, self.filled());
     }
 
     fn remove_stones(&mut self, seat: Seat, cells: B) {
