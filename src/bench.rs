@@ -74,6 +74,15 @@ pub const WORKLOADS: &[Workload] = &[
         mcts_nodes: 3_000,
         alphabeta_depth: 2,
     },
+    Workload {
+        game: "ihex",
+        size: 6,
+        variant: "",
+        perft_depth: 3,
+        playouts: 3_000,
+        mcts_nodes: 3_000,
+        alphabeta_depth: 4,
+    },
 ];
 
 /// One line of the bench report.

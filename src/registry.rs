@@ -5,6 +5,7 @@
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
+use crate::games::ihex::{self, Ihex};
 use crate::games::nadraz::{self, Nadraz};
 use crate::games::tritium::{self, Tritium};
 use crate::search::Profile;
@@ -89,6 +90,15 @@ pub const GAMES: &[GameEntry] = &[
         size_of_text: nadraz::size_of_text,
         auto: Profile::DEFAULT,
         build: build_nadraz,
+    },
+    GameEntry {
+        name: "ihex",
+        sizes: (ihex::MIN_SIZE, ihex::MAX_SIZE, ihex::DEFAULT_SIZE),
+        variants: &["standard"],
+        stones: None,
+        size_of_text: ihex::size_of_text,
+        auto: Profile::DEFAULT,
+        build: build_ihex,
     },
 ];
 
@@ -239,6 +249,19 @@ fn build_nadraz(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
         GameSession::boxed(c, Nadraz::<MEDIUM>::new(n, variant), auto)
     } else {
         GameSession::boxed(c, Nadraz::<{ nadraz::MAX_CELLS }>::new(n, variant), auto)
+    }
+}
+
+/// The narrowest bit set that holds the board's 3n(n-1)+1 cells.
+fn build_ihex(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
+    let n = config.size;
+    let c = config.clone();
+    match 3 * n * (n - 1) + 1 {
+        0..=64 => GameSession::boxed(c, Ihex::<u64>::new(n), auto),
+        65..=128 => GameSession::boxed(c, Ihex::<u128>::new(n), auto),
+        129..=192 => GameSession::boxed(c, Ihex::<Wide<3>>::new(n), auto),
+        193..=256 => GameSession::boxed(c, Ihex::<Wide<4>>::new(n), auto),
+        _ => GameSession::boxed(c, Ihex::<Wide<5>>::new(n), auto),
     }
 }
 

@@ -1,5 +1,4 @@
-//! The perft vectors of `../shared/vectors/perft.txt`: every line whose game
-//! is registered must match. Lines above `DEFAULT_RUN_LIMIT` leaves run only
+//! The perft vectors of `../shared/vectors/perft.txt`: every line must match. Lines above `DEFAULT_RUN_LIMIT` leaves run only
 //! with `--ignored` (they take minutes without bulk counting at depth).
 
 mod common;

@@ -8,6 +8,7 @@ pub mod atoms;
 pub mod bitboard;
 pub mod hadron;
 pub mod hexhex;
+pub mod ihex;
 pub mod nadraz;
 pub mod square;
 pub mod tritium;

@@ -1,0 +1,1198 @@
+//! Ihex (Mark Steere, 2024), per `shared/rules/ihex.md`.
+//!
+//! Stones are bit sets over the dense cell ids of the hexhex grid. The hard
+//! part is finding the largest hexagons a placement forms without listing
+//! hexagons (side 10 has 296,633 of them). Two facts make it small:
+//!
+//! - A hexagon (every side >= 2 cells) is exactly a "core" region `P` (any
+//!   non-empty set `q0<=q<=q1, r0<=r<=r1, s0<=q-r<=s1` of interior cells)
+//!   grown by one ring, and it is filled exactly when every cell of `P` is
+//!   a *full centre*: a filled interior cell whose six neighbours are
+//!   filled. The core's bounds are the hexagon's bounds shrunk by one, so
+//!   the side-length condition disappears.
+//! - The hexagon contains the placed cell `c` exactly when its core meets
+//!   `c` or one of its neighbours; before the placement none of those was a
+//!   full centre, so the cores that matter contain one of the (at most 7)
+//!   cells the placement turns into full centres: the anchors.
+//!
+//! So the placement forms no hexagon unless it creates a full centre (seven
+//! bit tests), and otherwise a branch-and-bound over core bounds finds the
+//! largest cores around each anchor: a box containing a cell that is not a
+//! full centre (the one nearest the anchor) is split by the (at most three)
+//! bounds that can exclude that cell while keeping the anchor, each branch
+//! forbidding the earlier branches' cuts so that no region is reached
+//! twice, and boxes that cannot beat the best size found are dropped.
+//! Anchors are searched in turn, each excluded from the later searches.
+//! Memory, per board size and bit width: a mask per bound and value and
+//! three neighbourhood masks per cell (about 50 kB at side 10).
+
+use super::bitboard::Bits;
+use super::hexhex::{self, HexGrid};
+use super::square::{decode_rows, encode_rows};
+use super::zobrist::{key, salt};
+use super::{Game, GameRng, Outcome, Seat, random_below};
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+pub const MIN_SIZE: usize = 4;
+pub const MAX_SIZE: usize = 10;
+pub const DEFAULT_SIZE: usize = 6;
+
+/// The move `pass`; every other move is a cell id.
+pub const PASS: u16 = u16::MAX;
+
+/// The three coordinates of a cell: q, r and s = q - r.
+type Cube = [i32; 3];
+
+/// Geometry of one board side at one bit-set width; built once, shared.
+struct Tables<B> {
+    grid: &'static HexGrid,
+    n: i32,
+    /// Each cell's six limits (see [`Bounds`]): the bounds of its own region.
+    limits: Vec<[i32; 6]>,
+    /// Per limit, the cells whose own limit is at most v, at `v + LIMIT_OFFSET`.
+    within: [Vec<B>; 6],
+    /// Per cell, its neighbours; its closed neighbourhood; cells within 2.
+    neighbours: Vec<B>,
+    closed: Vec<B>,
+    disk2: Vec<B>,
+    interior: B,
+    all: B,
+}
+
+/// Shifts limits (|v| < 2 * MAX_SIZE) to table indices.
+const LIMIT_OFFSET: i32 = 2 * MAX_SIZE as i32;
+
+impl<B> std::fmt::Debug for Tables<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tables(side {})", self.n)
+    }
+}
+
+/// The hex distance between two cells given by their limits: the largest
+/// excess of one's limits over the other's.
+fn distance(a: &[i32; 6], b: &[i32; 6]) -> i32 {
+    (0..6).map(|i| a[i] - b[i]).max().unwrap_or(0)
+}
+
+impl<B: Bits> Tables<B> {
+    fn build(side: usize) -> Tables<B> {
+        let grid = hexhex::grid(side, false);
+        let limits: Vec<[i32; 6]> = grid
+            .coords
+            .iter()
+            .map(|&(q, r)| Bounds::point([q, r, q - r]).0)
+            .collect();
+        let mask_of = |keep: &dyn Fn(usize) -> bool| {
+            (0..limits.len())
+                .filter(|&c| keep(c))
+                .fold(B::ZERO, |m, c| m | B::bit(c))
+        };
+        let within = std::array::from_fn(|i| {
+            (-LIMIT_OFFSET..=LIMIT_OFFSET)
+                .map(|v| mask_of(&|c| limits[c][i] <= v))
+                .collect()
+        });
+        let disk = |radius: i32| -> Vec<B> {
+            (0..limits.len())
+                .map(|c| mask_of(&|d| distance(&limits[c], &limits[d]) <= radius))
+                .collect()
+        };
+        let closed = disk(1);
+        Tables {
+            grid,
+            n: side as i32,
+            within,
+            neighbours: (0..limits.len()).map(|c| closed[c] & !B::bit(c)).collect(),
+            closed,
+            disk2: disk(2),
+            interior: mask_of(&|c| !grid.edge[c]),
+            all: mask_of(&|_| true),
+            limits,
+        }
+    }
+
+    /// The bounds of the interior cells (where cores live).
+    fn inner_bounds(&self) -> Bounds {
+        let n = self.n;
+        Bounds::new([1, 1, 2 - n], [2 * n - 3, 2 * n - 3, n - 2])
+    }
+
+    /// The cells that keep a limit of at most `value`.
+    fn within(&self, limit: usize, value: i32) -> B {
+        self.within[limit][(value + LIMIT_OFFSET) as usize]
+    }
+
+    /// The cells of a region inside the board.
+    fn region(&self, b: &Bounds) -> B {
+        (0..6).fold(self.all, |mask, i| mask & self.within(i, b.0[i]))
+    }
+}
+
+/// A region `q0 <= q <= q1, r0 <= r <= r1, s0 <= q - r <= s1`, kept as six
+/// upper limits `[-q0, -r0, -s0, q1, r1, s1]`: shrinking a region lowers
+/// one limit, and every test is the same on all six.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Bounds([i32; 6]);
+
+impl Bounds {
+    fn new(lo: Cube, hi: Cube) -> Bounds {
+        Bounds([-lo[0], -lo[1], -lo[2], hi[0], hi[1], hi[2]])
+    }
+
+    fn point(cell: Cube) -> Bounds {
+        Bounds::new(cell, cell)
+    }
+
+    fn lo(&self) -> Cube {
+        [-self.0[0], -self.0[1], -self.0[2]]
+    }
+
+    fn hi(&self) -> Cube {
+        [self.0[3], self.0[4], self.0[5]]
+    }
+
+    /// The same region with every bound attained. With three coordinates
+    /// tied by s = q - r, one round of the two-step implications is exact:
+    /// each limit against the sum of the two that imply it.
+    fn tightened(&self) -> Bounds {
+        let [a, b, c, d, e, f] = self.0;
+        Bounds([
+            a.min(b + c),
+            b.min(a + f),
+            c.min(a + e),
+            d.min(e + f),
+            e.min(c + d),
+            f.min(b + d),
+        ])
+    }
+
+    fn grown(&self) -> Bounds {
+        Bounds(self.0.map(|v| v + 1))
+    }
+
+    /// The number of cells of a tightened region: the triangle
+    /// `q <= q1, r >= r0, s >= s0` less the three corners the other bounds
+    /// cut off (disjoint when the bounds are tight).
+    fn cells(&self) -> u32 {
+        let ([q0, r0, s0], [q1, r1, s1]) = (self.lo(), self.hi());
+        let triangle = |side: i32| (side * (side + 1) / 2) as u32;
+        triangle(q1 - r0 - s0 + 1)
+            - triangle(q0 - r0 - s0)
+            - triangle(q1 - s0 - r1)
+            - triangle(q1 - r0 - s1)
+    }
+
+    /// The sum of the three extents: the ring around a tight region has
+    /// this many cells plus 6.
+    fn extents(&self) -> u32 {
+        self.0.iter().sum::<i32>() as u32
+    }
+
+    /// Whether the region reaches at least as far as `keep` on every side.
+    fn covers(&self, keep: &Bounds) -> bool {
+        (0..6).all(|i| self.0[i] >= keep.0[i])
+    }
+
+    /// The region with limit `limit` lowered to `value`.
+    fn cut(&self, limit: usize, value: i32) -> Bounds {
+        Bounds(std::array::from_fn(|i| {
+            if i == limit {
+                value.min(self.0[i])
+            } else {
+                self.0[i]
+            }
+        }))
+    }
+
+    /// `keep` raised so that its limit `limit` is at least `value`.
+    fn raised(&self, limit: usize, value: i32) -> Bounds {
+        Bounds(std::array::from_fn(|i| {
+            if i == limit {
+                value.max(self.0[i])
+            } else {
+                self.0[i]
+            }
+        }))
+    }
+}
+
+/// The shared tables of a board side at bit-set width `B`.
+fn tables<B: Bits>(side: usize) -> &'static Tables<B> {
+    type Cache = HashMap<(TypeId, usize), &'static (dyn Any + Send + Sync)>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(|| Mutex::new(HashMap::new()))
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let entry = cache
+        .entry((TypeId::of::<B>(), side))
+        .or_insert_with(|| Box::leak(Box::new(Tables::<B>::build(side))));
+    entry
+        .downcast_ref::<Tables<B>>()
+        .expect("the cache is keyed by type")
+}
+
+/// What a placement does under the rules.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Placement<B> {
+    Illegal,
+    /// Legal, captures nothing: the turn ends.
+    Quiet,
+    /// Legal, captures these enemy stones: the turn continues.
+    Capture(B),
+}
+
+/// The search for the largest hexagons formed by one placement, folding
+/// them the way the rules use them as it goes.
+struct Largest<'a, B> {
+    t: &'a Tables<B>,
+    /// Full centres after the placement, less the anchors already searched.
+    full: B,
+    /// The mover's stones (with the new one) and the enemy's.
+    own: B,
+    enemy: B,
+    /// The anchor's own limits, and its cell.
+    anchor: [i32; 6],
+    anchor_cell: usize,
+    size: u32,
+    friendly_majority: bool,
+    enemy_majority: bool,
+    capture: B,
+}
+
+impl<B: Bits> Largest<'_, B> {
+    /// Explores the cores inside `b` (whose cells are `region`) that
+    /// contain the anchor and reach `keep` on every side.
+    fn visit(&mut self, mut b: Bounds, mut region: B, mut keep: Bounds) {
+        loop {
+            b = b.tightened();
+            if !b.covers(&keep) {
+                return;
+            }
+            // A core inside has at most the box's full centres, and its ring
+            // (the sum of its three extents, plus 6) at most the box's.
+            let ring = b.extents() + 6;
+            if (region & self.full).count() + ring < self.size {
+                return;
+            }
+            let outside = region & !self.full;
+            if outside.is_empty() {
+                self.record(&b.grown(), b.cells() + ring);
+                return;
+            }
+            // The limits that can cut the obstacle off while `keep` stays
+            // (it holds the anchor, so one per axis where they differ).
+            let obstacle = self.t.limits[self.pick(outside)];
+            let live = (0..6)
+                .filter(|&i| obstacle[i] > keep.0[i])
+                .fold(0u32, |set, i| set | 1 << i);
+            if live.count_ones() == 1 {
+                // Forced: no branching.
+                let i = live.trailing_zeros() as usize;
+                b = b.cut(i, obstacle[i] - 1);
+                region &= self.t.within(i, obstacle[i] - 1);
+                continue;
+            }
+            // One branch per cut (none: nothing here); later branches keep
+            // the obstacle inside the earlier cuts' limits, so no core is
+            // seen twice.
+            for i in (0..6).filter(|&i| live & 1 << i != 0) {
+                let child = region & self.t.within(i, obstacle[i] - 1);
+                self.visit(b.cut(i, obstacle[i] - 1), child, keep);
+                keep = keep.raised(i, obstacle[i]);
+            }
+            return;
+        }
+    }
+
+    /// An obstacle near the anchor: cuts there shrink the box the most.
+    fn pick(&self, outside: B) -> usize {
+        let near = outside & self.t.closed[self.anchor_cell];
+        if !near.is_empty() {
+            return near.lowest();
+        }
+        let near = outside & self.t.disk2[self.anchor_cell];
+        if !near.is_empty() {
+            return near.lowest();
+        }
+        outside
+            .ones()
+            .min_by_key(|&c| distance(&self.t.limits[c], &self.anchor))
+            .unwrap_or(0)
+    }
+
+    fn record(&mut self, hexagon: &Bounds, size: u32) {
+        if size < self.size {
+            return;
+        }
+        if size > self.size {
+            self.size = size;
+            self.friendly_majority = false;
+            self.enemy_majority = false;
+            self.capture = B::ZERO;
+        }
+        let cells = self.t.region(hexagon);
+        let enemy = cells & self.enemy;
+        let (mine, theirs) = ((cells & self.own).count(), enemy.count());
+        if mine > theirs {
+            self.friendly_majority = true;
+            self.capture |= enemy;
+        } else if theirs > mine {
+            self.enemy_majority = true;
+        }
+    }
+
+    fn verdict(&self) -> Placement<B> {
+        match (self.enemy_majority, self.friendly_majority) {
+            (true, false) => Placement::Illegal,
+            (true, true) => Placement::Quiet,
+            _ if self.capture.is_empty() => Placement::Quiet,
+            _ => Placement::Capture(self.capture),
+        }
+    }
+}
+
+fn stone_key(seat: Seat, cell: usize) -> u64 {
+    key(salt::IHEX, 1 + (cell * 2 + seat.index()) as u64)
+}
+
+fn side_key() -> u64 {
+    key(salt::IHEX, 0)
+}
+
+/// What `unmake` needs besides the move.
+pub struct Undo<B> {
+    mover: Seat,
+    captured: B,
+    drawn: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Ihex<B: Bits> {
+    t: &'static Tables<B>,
+    /// Stones per seat: [red (p1), blue (p2)].
+    stones: [B; 2],
+    /// Full centres: filled interior cells whose six neighbours are filled.
+    full: B,
+    to_move: Seat,
+    hash: u64,
+    /// Hashes of every position since the start or the position text,
+    /// the current one last.
+    history: Vec<u64>,
+    /// The current position occurred for the third time.
+    drawn: bool,
+}
+
+impl<B: Bits> PartialEq for Ihex<B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.t.n == other.t.n
+            && self.stones == other.stones
+            && self.full == other.full
+            && self.to_move == other.to_move
+            && self.hash == other.hash
+            && self.history == other.history
+            && self.drawn == other.drawn
+    }
+}
+
+impl<B: Bits> Ihex<B> {
+    /// The empty board of side `n` (which must fit in `B`).
+    pub fn new(n: usize) -> Self {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&n) && cell_count(n) <= B::CAPACITY);
+        let mut game = Ihex {
+            t: tables::<B>(n),
+            stones: [B::ZERO; 2],
+            full: B::ZERO,
+            to_move: Seat::P1,
+            hash: 0,
+            history: Vec::new(),
+            drawn: false,
+        };
+        game.hash = game.hash_from_scratch();
+        game.history.push(game.hash);
+        game
+    }
+
+    fn filled(&self) -> B {
+        self.stones[0] | self.stones[1]
+    }
+
+    fn empty(&self) -> B {
+        self.t.all & !self.filled()
+    }
+
+    /// The side to move has just captured the opponent's last stone (the
+    /// only way a player with stones faces an opponent without any on
+    /// their own turn).
+    fn won(&self) -> bool {
+        let me = self.to_move.index();
+        !self.stones[me].is_empty() && self.stones[1 - me].is_empty()
+    }
+
+    /// What placing a stone of `seat` on the empty cell `c` does.
+    fn placement(&self, seat: Seat, c: usize) -> Placement<B> {
+        let t = self.t;
+        let own = self.stones[seat.index()];
+        let enemy = self.stones[seat.other().index()];
+        let friends = (t.neighbours[c] & own).count();
+        let foes = (t.neighbours[c] & enemy).count();
+        match self.largest_formed(seat, c, friends + foes) {
+            Some(largest) => largest.verdict(),
+            None if foes >= friends => Placement::Quiet,
+            None => Placement::Illegal,
+        }
+    }
+
+    /// The largest hexagons a stone of `seat` on `c` (with `neighbours`
+    /// filled neighbours) forms, or None when it forms none.
+    fn largest_formed(&self, seat: Seat, c: usize, neighbours: u32) -> Option<Largest<'static, B>> {
+        // A new full centre needs three filled neighbours of c.
+        if neighbours < 3 {
+            return None;
+        }
+        let t = self.t;
+        let anchors = self.new_full_centres(c);
+        if anchors.is_empty() {
+            return None;
+        }
+        let mut largest = Largest {
+            t,
+            full: self.full | anchors,
+            own: self.stones[seat.index()] | B::bit(c),
+            enemy: self.stones[seat.other().index()],
+            anchor: [0; 6],
+            anchor_cell: 0,
+            size: 0,
+            friendly_majority: false,
+            enemy_majority: false,
+            capture: B::ZERO,
+        };
+        for m in anchors.ones() {
+            let core = Bounds(t.limits[m]);
+            if (t.neighbours[m] & largest.full).is_empty() {
+                // A lone full centre: its own 7 cells are its only hexagon.
+                largest.record(&core.grown(), 7);
+                continue;
+            }
+            largest.anchor = t.limits[m];
+            largest.anchor_cell = m;
+            largest.visit(t.inner_bounds(), t.interior, core);
+            // Cores holding this anchor are done: later anchors skip them.
+            largest.full &= !B::bit(m);
+        }
+        Some(largest)
+    }
+
+    /// The cells of c's closed neighbourhood that a stone on c makes full
+    /// centres.
+    fn new_full_centres(&self, c: usize) -> B {
+        self.full_centres_near(c, self.filled() | B::bit(c))
+    }
+
+    /// The full centres of c's closed neighbourhood when `filled` is filled.
+    fn full_centres_near(&self, c: usize, filled: B) -> B {
+        let t = self.t;
+        (t.closed[c] & t.interior & filled)
+            .ones()
+            .filter(|&m| (t.neighbours[m] & !filled).is_empty())
+            .fold(B::ZERO, |found, m| found | B::bit(m))
+    }
+
+    fn can_place(&self, seat: Seat, c: usize) -> bool {
+        self.placement(seat, c) != Placement::Illegal
+    }
+
+    /// The board is full: nobody can place. Every empty cell is legal for
+    /// at least one player (the anti-blob rule lets one of the two place
+    /// there, and the hexagons a stone there forms are the same for both,
+    /// so they cannot both face an enemy-majority set without a friendly
+    /// one). So a player without a placement passes unless the board is
+    /// full, and "neither can place" is exactly a full board.
+    fn board_full(&self) -> bool {
+        self.empty().is_empty()
+    }
+
+    fn add_stone(&mut self, seat: Seat, c: usize) {
+        self.stones[seat.index()] |= B::bit(c);
+        self.hash ^= stone_key(seat, c);
+        self.full |= self.full_centres_near(c, self.filled());
+    }
+
+    fn remove_stones(&mut self, seat: Seat, cells: B) {
+        self.stones[seat.index()] &= !cells;
+        for c in cells.ones() {
+            self.hash ^= stone_key(seat, c);
+            self.full &= !self.t.closed[c];
+        }
+    }
+
+    fn set_side(&mut self, seat: Seat) {
+        if seat != self.to_move {
+            self.to_move = seat;
+            self.hash ^= side_key();
+        }
+    }
+
+    /// Plays a legal move; returns the stones it captured.
+    fn apply(&mut self, mv: u16) -> B {
+        let effect = if mv == PASS {
+            Placement::Quiet
+        } else {
+            self.placement(self.to_move, mv as usize)
+        };
+        self.apply_known(mv, effect)
+    }
+
+    /// Plays a legal move whose effect is already known.
+    fn apply_known(&mut self, mv: u16, effect: Placement<B>) -> B {
+        let mover = self.to_move;
+        let captured = match effect {
+            Placement::Capture(stones) => stones,
+            _ => B::ZERO,
+        };
+        if mv != PASS {
+            self.add_stone(mover, mv as usize);
+        }
+        if captured.is_empty() {
+            self.set_side(mover.other());
+        } else {
+            self.remove_stones(mover.other(), captured);
+        }
+        self.history.push(self.hash);
+        let hash = self.hash;
+        self.drawn = self.history.iter().filter(|&&h| h == hash).count() >= 3;
+        captured
+    }
+
+    /// A uniformly random legal move and its effect. Tries empty cells in
+    /// random order: the first legal one is uniform among the legal
+    /// placements, and most tries are cheap.
+    fn random_choice(&self, rng: &mut GameRng) -> Option<(u16, Placement<B>)> {
+        if self.drawn || self.won() {
+            return None;
+        }
+        let me = self.to_move;
+        let mut untried = self.empty();
+        let mut left = untried.count();
+        while left > 0 {
+            let c = untried.select(random_below(rng, left as usize) as u32);
+            let effect = self.placement(me, c);
+            if effect != Placement::Illegal {
+                return Some((c as u16, effect));
+            }
+            untried &= !B::bit(c);
+            left -= 1;
+        }
+        (!self.board_full()).then_some((PASS, Placement::Quiet))
+    }
+
+    fn cell_char(&self, c: usize) -> char {
+        if self.stones[0].test(c) {
+            'r'
+        } else if self.stones[1].test(c) {
+            'b'
+        } else {
+            '.'
+        }
+    }
+
+    fn seat_name(seat: Seat) -> &'static str {
+        match seat {
+            Seat::P1 => "red",
+            Seat::P2 => "blue",
+        }
+    }
+}
+
+/// Cells of a hexhex board of side n.
+fn cell_count(n: usize) -> usize {
+    3 * n * (n - 1) + 1
+}
+
+/// The board side a position text describes: its rows are 2n - 1.
+pub fn size_of_text(text: &str) -> Option<usize> {
+    let rows = text.split_whitespace().next()?.split('/').count();
+    (rows % 2 == 1).then_some(rows.div_ceil(2))
+}
+
+impl<B: Bits> Game for Ihex<B> {
+    type Move = u16;
+    type Undo = Undo<B>;
+
+    fn describe(&self) -> String {
+        format!("ihex size={}", self.t.n)
+    }
+
+    fn side_to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<u16>) {
+        moves.clear();
+        if self.drawn || self.won() {
+            return;
+        }
+        let me = self.to_move;
+        moves.extend(
+            self.empty()
+                .ones()
+                .filter(|&c| self.can_place(me, c))
+                .map(|c| c as u16),
+        );
+        if moves.is_empty() && !self.board_full() {
+            moves.push(PASS);
+        }
+    }
+
+    fn make(&mut self, mv: u16) -> Undo<B> {
+        let (mover, drawn) = (self.to_move, self.drawn);
+        let captured = self.apply(mv);
+        Undo {
+            mover,
+            captured,
+            drawn,
+        }
+    }
+
+    fn unmake(&mut self, mv: u16, undo: Undo<B>) {
+        self.history.pop();
+        if mv != PASS {
+            let c = mv as usize;
+            self.remove_stones(undo.mover, B::bit(c));
+            for x in undo.captured.ones() {
+                self.add_stone(undo.mover.other(), x);
+            }
+        }
+        self.set_side(undo.mover);
+        self.drawn = undo.drawn;
+    }
+
+    fn play(&mut self, mv: u16) {
+        self.apply(mv);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.won() {
+            return Some(Outcome::Win(self.to_move));
+        }
+        if self.drawn {
+            return Some(Outcome::Draw);
+        }
+        self.board_full().then_some(Outcome::Draw)
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut hash = 0;
+        for seat in [Seat::P1, Seat::P2] {
+            for c in self.stones[seat.index()].ones() {
+                hash ^= stone_key(seat, c);
+            }
+        }
+        if self.to_move == Seat::P2 {
+            hash ^= side_key();
+        }
+        hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u16, String> {
+        if text.eq_ignore_ascii_case("pass") {
+            return Ok(PASS);
+        }
+        self.t.grid.parse_cell(text).ok_or_else(|| {
+            format!(
+                "'{text}' is not an ihex move (a cell of the side-{} board, or pass)",
+                self.t.n
+            )
+        })
+    }
+
+    fn format_move(&self, mv: u16) -> String {
+        if mv == PASS {
+            "pass".into()
+        } else {
+            self.t.grid.cell_name(mv)
+        }
+    }
+
+    fn position_text(&self) -> String {
+        let n = self.t.n;
+        let rows: Vec<Vec<Option<char>>> = (0..2 * n - 1)
+            .rev()
+            .map(|r| {
+                (0..2 * n - 1)
+                    .filter_map(|q| self.t.grid.id(q, r))
+                    .map(|c| Some(self.cell_char(c as usize)).filter(|&ch| ch != '.'))
+                    .collect()
+            })
+            .collect();
+        let side = if self.to_move == Seat::P1 { 'r' } else { 'b' };
+        format!("{} {}", encode_rows(&rows), side)
+    }
+
+    fn read_position(&self, text: &str) -> Result<Self, String> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [board, side] = fields[..] else {
+            return Err("ihex position text is '<rows from the top, / between> <r|b>'".into());
+        };
+        let rows = decode_rows(board)?;
+        let n = rows.len().div_ceil(2);
+        if rows.len() % 2 == 0 || !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+            return Err(format!(
+                "an ihex board has 2n-1 rows for a side n of {MIN_SIZE}..{MAX_SIZE}, not {} rows",
+                rows.len()
+            ));
+        }
+        if cell_count(n) > B::CAPACITY {
+            return Err(format!("board side {n} does not fit this game's board"));
+        }
+        let mut game = Ihex::<B>::new(n);
+        let grid = game.t.grid;
+        for (i, row) in rows.iter().enumerate() {
+            let r = (2 * n - 2 - i) as i32;
+            let cells: Vec<u16> = (0..2 * n as i32 - 1)
+                .filter_map(|q| grid.id(q, r))
+                .collect();
+            if row.len() != cells.len() {
+                return Err(format!(
+                    "row {} has {} cells, not {}",
+                    r + 1,
+                    row.len(),
+                    cells.len()
+                ));
+            }
+            for (&c, content) in cells.iter().zip(row) {
+                let seat = match content {
+                    None => continue,
+                    Some('r') => Seat::P1,
+                    Some('b') => Seat::P2,
+                    Some(other) => return Err(format!("unknown ihex stone '{other}' (r or b)")),
+                };
+                game.add_stone(seat, c as usize);
+            }
+        }
+        let to_move = match side.to_ascii_lowercase().as_str() {
+            "r" => Seat::P1,
+            "b" => Seat::P2,
+            _ => return Err(format!("side to move '{side}' is not r or b")),
+        };
+        game.set_side(to_move);
+        game.history = vec![game.hash];
+        Ok(game)
+    }
+
+    fn render(&self) -> String {
+        let mut out = self.t.grid.render(|c| self.cell_char(c as usize));
+        out.push_str(&format!(
+            "stones: red {} blue {}; {} to move\n",
+            self.stones[0].count(),
+            self.stones[1].count(),
+            Self::seat_name(self.to_move)
+        ));
+        out
+    }
+
+    /// Material (stones on the board) first, then the number of legal
+    /// placements (a player short of them passes and falls behind).
+    fn evaluate(&self) -> i32 {
+        let me = self.to_move;
+        let material = |seat: Seat| self.stones[seat.index()].count() as i32;
+        let empty = self.empty();
+        let mobility =
+            |seat: Seat| empty.ones().filter(|&c| self.can_place(seat, c)).count() as i32;
+        100 * (material(me) - material(me.other())) + 2 * (mobility(me) - mobility(me.other()))
+    }
+
+    /// Random games last about two plies per cell (captures empty cells
+    /// again), so each side has about one move per empty cell left.
+    fn moves_left_estimate(&self) -> u32 {
+        self.empty().count().max(10)
+    }
+
+    fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {
+        self.random_choice(rng).map(|(mv, _)| mv)
+    }
+
+    /// Plays each random move with the effect found while choosing it.
+    fn random_playout(&mut self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Outcome {
+        while let Some((mv, effect)) = self.random_choice(rng) {
+            self.apply_known(mv, effect);
+        }
+        self.outcome()
+            .expect("a position without legal moves is terminal")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bitboard::Wide;
+    use rand::{RngExt, SeedableRng};
+
+    /// A position of side `n` with the given stones and side to move.
+    fn board(n: usize, red: &[&str], blue: &[&str], to_move: Seat) -> Ihex<u128> {
+        let mut game = Ihex::<u128>::new(n);
+        for (seat, cells) in [(Seat::P1, red), (Seat::P2, blue)] {
+            for name in cells {
+                let c = game.t.grid.parse_cell(name).expect("a cell");
+                game.add_stone(seat, c as usize);
+            }
+        }
+        game.set_side(to_move);
+        game.history = vec![game.hash];
+        game
+    }
+
+    fn legal(game: &Ihex<u128>) -> Vec<String> {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        moves.iter().map(|&m| game.format_move(m)).collect()
+    }
+
+    fn play(game: &mut Ihex<u128>, text: &str) {
+        let mv = game.parse_move(text).unwrap();
+        assert!(
+            legal(game).contains(&game.format_move(mv)),
+            "{text} is illegal"
+        );
+        game.make(mv);
+    }
+
+    fn largest_size(game: &Ihex<u128>, cell: &str) -> u32 {
+        let c = game.t.grid.parse_cell(cell).unwrap() as usize;
+        let filled = (game.t.neighbours[c] & game.filled()).count();
+        game.largest_formed(game.to_move, c, filled)
+            .map_or(0, |l| l.size)
+    }
+
+    fn stones_on(game: &Ihex<u128>, seat: Seat) -> Vec<String> {
+        let mut names: Vec<String> = game.stones[seat.index()]
+            .ones()
+            .map(|c| game.t.grid.cell_name(c as u16))
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The contract's definition, literally: bounds on q, r and q - r inside
+    /// the board, each of the six sides with at least 2 cells.
+    fn hexagons_by_definition(n: i32) -> Vec<Bounds> {
+        let last = 2 * n - 2;
+        let side = |lo: i32, hi: i32| hi - lo + 1;
+        let mut found = Vec::new();
+        for q0 in 0..=last {
+            for q1 in q0..=last {
+                for r0 in 0..=last {
+                    for r1 in r0..=last {
+                        for s0 in 1 - n..n {
+                            for s1 in s0..n {
+                                let sides = [
+                                    side(r0.max(q0 - s1), r1.min(q0 - s0)),
+                                    side(r0.max(q1 - s1), r1.min(q1 - s0)),
+                                    side(q0.max(r0 + s0), q1.min(r0 + s1)),
+                                    side(q0.max(r1 + s0), q1.min(r1 + s1)),
+                                    side(r0.max(q0 - s0), r1.min(q1 - s0)),
+                                    side(r0.max(q0 - s1), r1.min(q1 - s1)),
+                                ];
+                                if sides.iter().all(|&k| k >= 2) {
+                                    found.push(Bounds::new([q0, r0, s0], [q1, r1, s1]));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn hexagon_counts_per_board_side() {
+        let expected = [431, 2354, 8863, 26277, 65977, 146600, 296633];
+        for (n, &count) in (4..=10).zip(&expected) {
+            let hexagons = hexagons_by_definition(n);
+            assert_eq!(hexagons.len(), count, "side {n}");
+            // Each is a core (any tight region of interior cells) grown by
+            // one ring, and the closed-form size counts its cells.
+            let t = tables::<Wide<5>>(n as usize);
+            for h in hexagons.iter().step_by(97) {
+                let core = Bounds(h.0.map(|v| v - 1));
+                assert_eq!(core.tightened(), core);
+                assert_eq!(core.grown(), *h);
+                assert_eq!(h.cells(), t.region(h).count());
+                assert_eq!(h.cells(), core.cells() + core.extents() + 6, "ring size");
+                assert_eq!(t.region(&core) & !t.interior, Wide::ZERO);
+            }
+        }
+    }
+
+    #[test]
+    fn hexagon_sizes_start_with_7_10_12_13_14() {
+        let mut sizes: Vec<u32> = hexagons_by_definition(6)
+            .iter()
+            .map(|h| h.cells())
+            .collect();
+        sizes.sort();
+        sizes.dedup();
+        assert_eq!(sizes[..5], [7, 10, 12, 13, 14]);
+    }
+
+    /// The placement rules by brute force over every hexagon of the board.
+    fn brute_placement(
+        game: &Ihex<u128>,
+        all: &[(u32, u128)],
+        seat: Seat,
+        c: usize,
+    ) -> Placement<u128> {
+        let own = game.stones[seat.index()] | 1u128 << c;
+        let enemy = game.stones[seat.other().index()];
+        let after = own | enemy;
+        let formed: Vec<&(u32, u128)> = all
+            .iter()
+            .filter(|(_, cells)| cells >> c & 1 == 1 && cells & !after == 0)
+            .collect();
+        let Some(size) = formed.iter().map(|h| h.0).max() else {
+            let t = game.t;
+            let friends = (t.neighbours[c] & own).count();
+            let foes = (t.neighbours[c] & enemy).count();
+            return if foes >= friends {
+                Placement::Quiet
+            } else {
+                Placement::Illegal
+            };
+        };
+        let (mut friendly, mut hostile, mut capture) = (false, false, 0u128);
+        for &&(_, cells) in formed.iter().filter(|h| h.0 == size) {
+            let (mine, theirs) = ((cells & own).count_ones(), (cells & enemy).count_ones());
+            if mine > theirs {
+                friendly = true;
+                capture |= cells & enemy;
+            }
+            hostile |= theirs > mine;
+        }
+        match (hostile, friendly) {
+            (true, false) => Placement::Illegal,
+            (true, true) => Placement::Quiet,
+            _ if capture == 0 => Placement::Quiet,
+            _ => Placement::Capture(capture),
+        }
+    }
+
+    #[test]
+    fn placements_agree_with_brute_force() {
+        let mut rng = GameRng::seed_from_u64(5);
+        for n in 4..=7 {
+            let t = tables::<u128>(n);
+            let all: Vec<(u32, u128)> = hexagons_by_definition(n as i32)
+                .iter()
+                .map(|h| (h.cells(), t.region(h)))
+                .collect();
+            for trial in 0..(if n == 7 { 60 } else { 150 }) {
+                // Random fillings, dense ones most often (big hexagons).
+                let density = [0.5, 0.75, 0.9, 0.97][trial % 4];
+                let mut game = Ihex::<u128>::new(n);
+                for c in 0..t.limits.len() {
+                    if rng.random_bool(density) {
+                        let seat = if rng.random_bool(0.5) {
+                            Seat::P1
+                        } else {
+                            Seat::P2
+                        };
+                        game.add_stone(seat, c);
+                    }
+                }
+                game.hash = game.hash_from_scratch();
+                for c in game.empty().ones() {
+                    let answers = [Seat::P1, Seat::P2].map(|seat| {
+                        let fast = game.placement(seat, c);
+                        assert_eq!(
+                            fast,
+                            brute_placement(&game, &all, seat, c),
+                            "side {n} cell {c} {}",
+                            game.position_text()
+                        );
+                        fast
+                    });
+                    // The fact the pass rule rests on.
+                    assert!(answers.iter().any(|a| *a != Placement::Illegal));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_7_cell_hexagon_captures_and_the_turn_continues() {
+        // Around d4: red c3 c4 d3 e5, blue d5 e4; blue a1 far away.
+        let mut g = board(4, &["c3", "c4", "d3", "e5"], &["d5", "e4", "a1"], Seat::P1);
+        assert_eq!(largest_size(&g, "d4"), 7);
+        play(&mut g, "d4");
+        assert_eq!(stones_on(&g, Seat::P2), ["a1"]);
+        assert_eq!(g.side_to_move(), Seat::P1, "red moves again");
+        assert_eq!(g.outcome(), None);
+        // A placement that captures nothing ends the turn.
+        play(&mut g, "g7");
+        assert_eq!(g.side_to_move(), Seat::P2);
+    }
+
+    #[test]
+    fn the_13_cell_hexagon_of_figure_1() {
+        // Rows of 4, 5, 4 around e5; blue completes it with 7 of 13.
+        let red = ["d4", "f4", "c5", "g5", "e6", "g6", "a1"];
+        let blue = ["c4", "e4", "d5", "f5", "d6", "f6"];
+        let mut g = board(5, &red, &blue, Seat::P2);
+        assert_eq!(largest_size(&g, "e5"), 13);
+        play(&mut g, "e5");
+        assert_eq!(stones_on(&g, Seat::P1), ["a1"]);
+        assert_eq!(g.side_to_move(), Seat::P2);
+    }
+
+    #[test]
+    fn completing_an_enemy_majority_hexagon_is_illegal() {
+        let g = board(4, &["d5", "e4"], &["c3", "c4", "d3", "e5"], Seat::P1);
+        let moves = legal(&g);
+        assert!(!moves.contains(&"d4".to_string()));
+        assert!(moves.contains(&"a1".to_string()));
+    }
+
+    #[test]
+    fn a_tie_in_the_largest_hexagon_captures_nothing() {
+        // A 10-cell hexagon (rows 3, 4, 3); red completes it 5 to 5.
+        let red = ["d4", "f4", "f5", "e6"];
+        let blue = ["e4", "d5", "g5", "f6", "g6"];
+        let mut g = board(5, &red, &blue, Seat::P1);
+        assert_eq!(largest_size(&g, "e5"), 10);
+        play(&mut g, "e5");
+        assert_eq!(stones_on(&g, Seat::P2).len(), 5);
+        assert_eq!(g.side_to_move(), Seat::P2);
+    }
+
+    #[test]
+    fn equal_largest_hexagons_with_opposite_majorities_capture_nothing() {
+        // f6 forms the 7-cell hexagons around g6 (red majority) and f7
+        // (blue majority), and nothing larger (e5 is empty).
+        let red = ["g7", "g6", "h6", "h7"];
+        let blue = ["f5", "g5", "f7", "g8", "f8", "e7", "e6"];
+        let mut g = board(6, &red, &blue, Seat::P1);
+        assert_eq!(largest_size(&g, "f6"), 7);
+        play(&mut g, "f6");
+        assert_eq!(stones_on(&g, Seat::P2).len(), 7);
+        assert_eq!(g.side_to_move(), Seat::P2);
+        // With both blue-majority, the same placement is illegal.
+        let red = ["g7", "h6"];
+        let blue = ["f5", "g5", "h7", "g6", "f7", "g8", "f8", "e7", "e6"];
+        let g = board(6, &red, &blue, Seat::P1);
+        assert!(!legal(&g).contains(&"f6".to_string()));
+    }
+
+    #[test]
+    fn anti_blob_rule() {
+        let g = board(4, &["d4"], &["a1"], Seat::P1);
+        let moves = legal(&g);
+        // Beside one friend and no enemy: illegal; beside the enemy or
+        // beside nothing: legal.
+        assert!(!moves.contains(&"c4".to_string()));
+        assert!(moves.contains(&"b2".to_string()));
+        assert!(moves.contains(&"g7".to_string()));
+        // One friend and one enemy: legal.
+        let g = board(4, &["d4"], &["c3"], Seat::P1);
+        assert!(legal(&g).contains(&"c4".to_string()));
+    }
+
+    #[test]
+    fn capturing_the_last_enemy_stone_wins() {
+        let mut g = board(4, &["c3", "c4", "d3", "e5"], &["d5", "e4"], Seat::P1);
+        play(&mut g, "d4");
+        assert_eq!(g.outcome(), Some(Outcome::Win(Seat::P1)));
+        assert!(legal(&g).is_empty());
+        // The position text keeps the result: red to move, blue gone.
+        let reread = g.read_position(&g.position_text()).unwrap();
+        assert_eq!(reread.outcome(), Some(Outcome::Win(Seat::P1)));
+    }
+
+    #[test]
+    fn forced_pass() {
+        // From a random game: every empty cell touches more red than blue
+        // and forms no hexagon, so red must pass.
+        let g = Ihex::<u128>::new(4)
+            .read_position("4/r1r1r/1r4/1rr4/1rrrrr/b2r1/br1r r")
+            .unwrap();
+        assert_eq!(legal(&g), ["pass"]);
+        assert_eq!(g.outcome(), None);
+        let mut g = g;
+        play(&mut g, "PASS");
+        assert_eq!(g.side_to_move(), Seat::P2);
+        assert!(!legal(&g).is_empty() && !legal(&g).contains(&"pass".to_string()));
+    }
+
+    #[test]
+    fn a_full_board_is_a_draw() {
+        // Nobody can place: the only way, since every empty cell is legal
+        // for someone.
+        let g = Ihex::<u128>::new(4)
+            .read_position("rbrb/brbrb/rbrbrb/brbrbrb/rbrbrb/brbrb/rbrb r")
+            .unwrap();
+        assert!(legal(&g).is_empty());
+        assert_eq!(g.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn third_occurrence_is_a_draw() {
+        // Play cannot easily repeat (see protocol.md); passes played
+        // regardless of legality exercise the counting: the start counts,
+        // and the side to move is part of the position.
+        let mut g = board(4, &["d4"], &["a1"], Seat::P1);
+        let start = g.hash();
+        for ply in 1..=4 {
+            g.play(PASS);
+            assert_eq!(g.drawn, ply == 4, "ply {ply}");
+        }
+        assert_eq!(g.hash(), start);
+        assert!(legal(&g).is_empty());
+        assert_eq!(g.outcome(), Some(Outcome::Draw));
+        // A position text starts a fresh history.
+        let reread = g.read_position(&g.position_text()).unwrap();
+        assert_eq!(reread.outcome(), None);
+    }
+
+    #[test]
+    fn position_text_and_moves() {
+        let g = Ihex::<u128>::new(6);
+        assert_eq!(g.position_text(), "6/7/8/9/10/11/10/9/8/7/6 r");
+        assert_eq!(size_of_text(&g.position_text()), Some(6));
+        let mut g = g;
+        play(&mut g, "F6");
+        assert_eq!(g.position_text(), "6/7/8/9/10/5r5/10/9/8/7/6 b");
+        let reread = g.read_position("6/7/8/9/10/5R5/10/9/8/7/6 B").unwrap();
+        assert_eq!((reread.stones, reread.hash), (g.stones, g.hash));
+        for bad in [
+            "",
+            "6/7 r",
+            "4/5/6/7/6/5/4",
+            "4/5/6/7/6/5/5 r",
+            "4/5/6/7/6/5/3x r",
+            "4/5/6/7/6/5/4 x",
+            "4/5/6/7/6/5/99999999999999999999 r",
+            "é/5/6/7/6/5/4 r",
+            "4/5/6/7/6/5/4 r extra",
+        ] {
+            assert!(g.read_position(bad).is_err(), "{bad:?}");
+        }
+        for bad in ["", "k12", "a0", "f", "6f", "pas", "z99999", "ä1", "f6f6"] {
+            assert!(g.parse_move(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(g.parse_move("Pass"), Ok(PASS));
+    }
+
+    #[test]
+    fn render_shows_stones() {
+        let g = board(4, &["d4"], &["a1"], Seat::P2);
+        let text = g.render();
+        assert!(text.contains(" r "), "{text}");
+        assert!(text.contains("blue to move"), "{text}");
+    }
+}
