@@ -1,5 +1,5 @@
-//! The perft vectors of `../shared/vectors/perft.txt`: every line must match. Lines above `DEFAULT_RUN_LIMIT` leaves run only
-//! with `--ignored` (they take minutes without bulk counting at depth).
+//! The perft vectors of `../shared/vectors/perft.txt`: every line must
+//! match. Lines above `DEFAULT_RUN_LIMIT` leaves run only with `--ignored`.
 
 mod common;
 
