@@ -91,7 +91,11 @@ impl Engine {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                let rest: Vec<String> = self.lines.try_iter().collect();
+                // The reader thread forwards what is left, then hangs up.
+                let mut rest = Vec::new();
+                while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
+                    rest.push(line);
+                }
                 return (status.code().unwrap_or(-1), rest);
             }
             assert!(
