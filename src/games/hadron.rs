@@ -12,6 +12,8 @@ use super::{Game, GameRng, Outcome, Seat, random_below};
 pub const MIN_SIZE: usize = 3;
 pub const MAX_SIZE: usize = 16;
 pub const DEFAULT_SIZE: usize = 5;
+/// Playouts look for a winning placement when this few remain.
+const DECISIVE_CHECK: u32 = 8;
 
 /// Masks that depend only on the board size.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -222,13 +224,16 @@ impl<B: Bits> Game for Hadron<B> {
         })
     }
 
-    /// Mobility: Hadron is won by the last player able to place.
+    /// Parity: both players always have the same legal cells (a cell is
+    /// legal when its red and blue neighbours are equal in number, at most
+    /// two), so mobility says nothing; the last player to place wins, and
+    /// with independent cells an odd count favours the side to move.
     fn evaluate(&self) -> i32 {
-        let mine = self.legal_set().count() as i32;
-        let mut other = self.clone();
-        other.to_move = self.to_move.other();
-        let theirs = other.legal_set().count() as i32;
-        (mine - theirs) * 20
+        if self.legal_set().count() % 2 == 1 {
+            100
+        } else {
+            -100
+        }
     }
 
     /// Each of us places about one tile per two legal cells left.
@@ -244,6 +249,23 @@ impl<B: Bits> Game for Hadron<B> {
             return None;
         }
         Some(legal.select(random_below(rng, count as usize) as u32) as u16)
+    }
+
+    /// Random, except that near the end a placement leaving the opponent
+    /// no placement (an immediate win) is taken.
+    #[inline]
+    fn playout_move(&self, rng: &mut GameRng, scratch: &mut Vec<u16>) -> Option<u16> {
+        let legal = self.legal_set();
+        if legal.count() <= DECISIVE_CHECK {
+            for cell in legal.ones() {
+                let mut after = self.clone();
+                after.place(cell);
+                if after.legal_set().is_empty() {
+                    return Some(cell as u16);
+                }
+            }
+        }
+        self.random_move(rng, scratch)
     }
 
     #[inline]

@@ -170,6 +170,13 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
         }
     }
 
+    /// The move a playout plays: by default uniformly random; a game may
+    /// bias it with light knowledge (e.g. take an immediate win). It must
+    /// return a legal move, and `None` exactly when the game is over.
+    fn playout_move(&self, rng: &mut GameRng, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.random_move(rng, scratch)
+    }
+
     /// Plays a move that will never be taken back (playouts). Games override
     /// this when skipping the undo record is faster.
     fn play(&mut self, mv: Self::Move) {

@@ -51,6 +51,8 @@ pub struct MctsConfig {
     /// RAVE: blend all-moves-as-first statistics into a child's value with
     /// weight sqrt(k / (3n + k)) for a child of n visits (`None`: off).
     pub rave: Option<f32>,
+    /// Playouts use the game's own playout policy (else uniformly random).
+    pub game_playouts: bool,
 }
 
 impl MctsConfig {
@@ -68,6 +70,7 @@ impl MctsConfig {
             playout_cutoff: None,
             eval_scale: 100.0,
             rave: None,
+            game_playouts: false,
         }
     }
 
@@ -84,6 +87,7 @@ impl MctsConfig {
             playout_cutoff: None,
             eval_scale: 100.0,
             rave: None,
+            game_playouts: true,
         }
     }
 
@@ -628,7 +632,12 @@ impl<G: Game> Worker<G> {
     /// Plays random moves from a leaf to the end (or to the cutoff, then
     /// evaluates); a leaf found to have no moves becomes a proven terminal.
     fn playout(&mut self, shared: &Shared, node: usize, state: &mut G) -> Reward {
-        let Some(first) = state.random_move(&mut self.rng, &mut self.scratch) else {
+        let first = if shared.config.game_playouts {
+            state.playout_move(&mut self.rng, &mut self.scratch)
+        } else {
+            state.random_move(&mut self.rng, &mut self.scratch)
+        };
+        let Some(first) = first else {
             let outcome = state.outcome().expect("no legal moves means game over");
             let n = &shared.arena.nodes[node];
             if n.state
@@ -653,7 +662,11 @@ impl<G: Game> Worker<G> {
             }
             state.play(mv);
             plies += 1;
-            next = state.random_move(&mut self.rng, &mut self.scratch);
+            next = if shared.config.game_playouts {
+                state.playout_move(&mut self.rng, &mut self.scratch)
+            } else {
+                state.random_move(&mut self.rng, &mut self.scratch)
+            };
         }
         if next.is_none() {
             return Reward::Exact(state.outcome().expect("no legal moves means game over"));
