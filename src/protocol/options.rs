@@ -75,6 +75,7 @@ pub fn option_lines(options: &Options) -> Vec<String> {
         spin("PlayoutCutoff", 0, 0, 1000),
         spin("EvalScale", 0, 0, 100_000),
         spin("Rave", 0, 0, 100_000),
+        combo("Transpositions", "default", &["default", "on", "off"]),
     ]
 }
 
@@ -175,6 +176,15 @@ pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Changed, St
         "rave" => {
             let v = number(value, 0, 100_000)?;
             options.search.tuning.rave = (v > 0).then_some(v as f32);
+            Changed::Search
+        }
+        "transpositions" => {
+            options.search.tuning.transpositions = match value.to_ascii_lowercase().as_str() {
+                "default" => None,
+                "on" | "true" => Some(true),
+                "off" | "false" => Some(false),
+                _ => return Err(format!("value '{value}' is not default, on or off")),
+            };
             Changed::Search
         }
         "moveoverhead" => {

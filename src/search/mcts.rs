@@ -13,6 +13,7 @@
 //!   matching subtree becomes the new root.
 //! - Robust child (most visits) as the final choice.
 
+use super::position_stats::PositionStats;
 use super::time::{self, Budget};
 use super::{Context, Info, Limits, Score, SearchResult, SearchSettings, win_rate_to_cp};
 use crate::games::{CompactMove, Game, GameRng, Outcome, Seat, random_below};
@@ -53,6 +54,9 @@ pub struct MctsConfig {
     pub rave: Option<f32>,
     /// Playouts use the game's own playout policy (else uniformly random).
     pub game_playouts: bool,
+    /// Share statistics between transpositions (a position table): a
+    /// child's value is that of its position, over every path to it.
+    pub transpositions: bool,
 }
 
 impl MctsConfig {
@@ -71,6 +75,7 @@ impl MctsConfig {
             eval_scale: 100.0,
             rave: None,
             game_playouts: false,
+            transpositions: false,
         }
     }
 
@@ -88,6 +93,7 @@ impl MctsConfig {
             eval_scale: 100.0,
             rave: None,
             game_playouts: true,
+            transpositions: false,
         }
     }
 
@@ -100,6 +106,11 @@ impl MctsConfig {
 
     pub const fn with_exploration(mut self, c: f32) -> Self {
         self.exploration = c;
+        self
+    }
+
+    pub const fn with_transpositions(mut self) -> Self {
+        self.transpositions = true;
         self
     }
 
@@ -169,7 +180,7 @@ fn win_code(seat: Seat) -> u8 {
     encode(Outcome::Win(seat))
 }
 
-/// One tree node; 32 bytes, every field atomic so threads can share it.
+/// One tree node; 40 bytes, every field atomic so threads can share it.
 #[derive(Default)]
 struct Node {
     /// The packed move that leads here from the parent.
@@ -189,6 +200,9 @@ struct Node {
     /// and the mover's reward in them (in `UNIT`s).
     amaf_visits: AtomicU32,
     amaf_score: AtomicU32,
+    /// The hash of the position after `mv` (0 until first visited), for
+    /// the position table.
+    key: AtomicU64,
 }
 
 impl Node {
@@ -203,6 +217,7 @@ impl Node {
         self.proof_plies.store(0, RELAXED);
         self.amaf_visits.store(0, RELAXED);
         self.amaf_score.store(0, RELAXED);
+        self.key.store(0, RELAXED);
     }
 
     fn copy_from(&self, other: &Node) {
@@ -282,6 +297,10 @@ pub struct Line {
 pub struct Mcts<G: Game> {
     arena: Arena,
     spare: Arena,
+    /// Statistics per position, when the configuration shares them.
+    stats: Option<PositionStats>,
+    /// Bytes of `Hash` the position table may take.
+    stats_bytes: usize,
     /// The line searched last, while the arena holds its tree.
     last_line: Option<Line>,
     _game: std::marker::PhantomData<G>,
@@ -296,6 +315,7 @@ impl<G: Game> Default for Mcts<G> {
 /// Shared state of one search's threads.
 struct Shared<'a> {
     arena: &'a Arena,
+    stats: Option<&'a PositionStats>,
     config: &'a MctsConfig,
     /// Claimed iterations (the `nodes` count).
     iterations: AtomicU64,
@@ -314,30 +334,45 @@ impl<G: Game> Mcts<G> {
         Mcts {
             arena: Arena::new(1),
             spare: Arena::new(1),
+            stats: None,
+            stats_bytes: 0,
             last_line: None,
             _game: std::marker::PhantomData,
         }
     }
 
+    /// Sizes the memory from `Hash`: 3/8 for each arena (the live tree and
+    /// the spare for re-rooting), 1/4 for the position table (made on
+    /// first use).
     pub fn prepare(&mut self, settings: &SearchSettings) {
-        let half = (settings.hash_mb.max(1) << 20) / 2 / std::mem::size_of::<Node>();
-        if self.arena.nodes.len() != half {
-            self.arena = Arena::new(half);
-            self.spare = Arena::new(half);
+        let bytes = settings.hash_mb.max(1) << 20;
+        let arena = bytes * 3 / 8 / std::mem::size_of::<Node>();
+        if self.arena.nodes.len() != arena {
+            self.arena = Arena::new(arena);
+            self.spare = Arena::new(arena);
             self.last_line = None;
+        }
+        if self.stats_bytes != bytes / 4 {
+            self.stats_bytes = bytes / 4;
+            self.stats = None;
         }
     }
 
-    /// Frees the arenas (another searcher is in use).
+    /// Frees the memory (another searcher is in use).
     pub fn release(&mut self) {
         self.arena = Arena::new(1);
         self.spare = Arena::new(1);
+        self.stats = None;
+        self.stats_bytes = 0;
         self.last_line = None;
     }
 
     pub fn clear(&mut self) {
         self.last_line = None;
         self.arena.used.store(0, RELAXED);
+        if let Some(stats) = &self.stats {
+            stats.clear();
+        }
     }
 
     pub fn search(
@@ -374,8 +409,12 @@ impl<G: Game> Mcts<G> {
         } else {
             1
         };
+        if config.transpositions && self.stats.is_none() {
+            self.stats = Some(PositionStats::new((self.stats_bytes >> 20).max(1)));
+        }
         let shared = Shared {
             arena: &self.arena,
+            stats: self.stats.as_ref().filter(|_| config.transpositions),
             config,
             iterations: AtomicU64::new(0),
             depth_sum: AtomicU64::new(0),
@@ -619,6 +658,9 @@ impl<G: Game> Worker<G> {
             let child = select(shared, node, mover);
             add(&nodes[child].visits, 1, shared.threaded);
             state.play(G::Move::unpack(nodes[child].mv.load(RELAXED)));
+            if shared.stats.is_some() && nodes[child].key.load(RELAXED) == 0 {
+                nodes[child].key.store(state.hash(), RELAXED);
+            }
             self.path.push((child, mover));
             node = child;
         };
@@ -725,6 +767,14 @@ impl<G: Game> Worker<G> {
             let (child, mover) = self.path[i];
             let points = reward.points(mover, &mut self.rng);
             add(&nodes[child].score, points, shared.threaded);
+            if let Some(stats) = shared.stats {
+                let p1_points = if mover == Seat::P1 {
+                    points
+                } else {
+                    UNIT - points
+                };
+                stats.add(nodes[child].key.load(RELAXED), p1_points);
+            }
             if proving {
                 let parent = if i == 0 { 0 } else { self.path[i - 1].0 };
                 proving = try_prove(shared.arena, parent, child, mover);
@@ -912,7 +962,7 @@ fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
             f32::INFINITY
         } else {
             let v = visits as f32;
-            n.score.load(RELAXED) as f32 / (UNIT as f32 * v) + c * (log_parent / v).sqrt()
+            child_mean(shared, n, v, mover) + c * (log_parent / v).sqrt()
         };
         if value > best_value {
             best_value = value;
@@ -920,6 +970,22 @@ fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
         }
     }
     best
+}
+
+/// A visited child's mean reward for `mover`: that of its position over
+/// all paths when the position table knows it, else the child's own.
+#[inline]
+fn child_mean(shared: &Shared, n: &Node, visits: f32, mover: Seat) -> f32 {
+    if let Some(stats) = shared.stats {
+        let key = n.key.load(RELAXED);
+        if let Some((table_visits, p1_score)) = stats.get(key).filter(|_| key != 0)
+            && table_visits > 0
+        {
+            let p1 = p1_score as f32 / (UNIT as f32 * table_visits as f32);
+            return if mover == Seat::P1 { p1 } else { 1.0 - p1 };
+        }
+    }
+    n.score.load(RELAXED) as f32 / (UNIT as f32 * visits)
 }
 
 /// A child's RAVE value: its mean blended with its all-moves-as-first

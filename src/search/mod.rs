@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod position_stats;
 pub mod time;
 pub mod tt;
 
@@ -68,6 +69,7 @@ pub struct Tuning {
     pub playout_cutoff: Option<u32>,
     pub eval_scale: Option<f32>,
     pub rave: Option<f32>,
+    pub transpositions: Option<bool>,
 }
 
 impl Tuning {
@@ -86,6 +88,9 @@ impl Tuning {
         }
         if let Some(k) = self.rave {
             config.rave = Some(k);
+        }
+        if let Some(on) = self.transpositions {
+            config.transpositions = on;
         }
     }
 }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The strength matches behind bench/RESULTS.md, one per (suite, game), each
+# played through the engine by `quintet match` from the game's opening
+# suite in seat-swapped pairs at 100 ms per move.
+#
+# Usage: bench/strength.sh SUITE GAME [GAMES]
+#   SUITE  auto-vs-plain   Search auto against the uct-plain baseline (1 thread each)
+#          mcts-vs-ab      Search mcts against Search alphabeta (1 thread each)
+#          threads         Search auto with 2 threads against 1 thread (one game at a time)
+#   GAME   hadron (7x7), atoms (8x8), tritium (5), ihex (6), nadraz (10)
+#   GAMES  default 200 for auto-vs-plain, 100 otherwise
+# Writes bench/results/SUITE-GAME.{summary,records}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+suite=${1:?suite}; game=${2:?game}
+case $game in
+  hadron) size=7 ;; atoms) size=8 ;; tritium) size=5 ;; ihex) size=6 ;; nadraz) size=10 ;;
+  *) echo "unknown game $game" >&2; exit 2 ;;
+esac
+cargo build --release -q
+bin=$(pwd)/target/release/quintet
+mkdir -p bench/results
+openings=bench/openings/$game-$size.txt
+common=(--game "$game" --size "$size" --movetime 100 --openings "$openings"
+        --record "bench/results/$suite-$game.records" --progress-every 20)
+case $suite in
+  auto-vs-plain)
+    "$bin" match "${common[@]}" --games "${3:-200}" --concurrency 2 \
+      --engine "name=auto cmd=$bin option.Search=auto option.Threads=1" \
+      --engine "name=uct-plain cmd=$bin option.Search=uct-plain option.Threads=1" ;;
+  mcts-vs-ab)
+    "$bin" match "${common[@]}" --games "${3:-100}" --concurrency 2 \
+      --engine "name=mcts cmd=$bin option.Search=mcts option.Threads=1" \
+      --engine "name=alphabeta cmd=$bin option.Search=alphabeta option.Threads=1" ;;
+  threads)
+    "$bin" match "${common[@]}" --games "${3:-100}" --concurrency 1 \
+      --engine "name=auto-2t cmd=$bin option.Search=auto option.Threads=2" \
+      --engine "name=auto-1t cmd=$bin option.Search=auto option.Threads=1" ;;
+  *) echo "unknown suite $suite" >&2; exit 2 ;;
+esac | tee "bench/results/$suite-$game.summary"
