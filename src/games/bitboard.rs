@@ -89,29 +89,36 @@ fn select_in_word(mut word: u64, mut k: u32) -> usize {
     base + word.trailing_zeros() as usize
 }
 
+/// The parts of `Bits` that a primitive integer has built in.
+macro_rules! primitive_bits {
+    ($t:ty) => {
+        const ZERO: Self = 0;
+        const CAPACITY: usize = <$t>::BITS as usize;
+        #[inline]
+        fn bit(index: usize) -> Self {
+            1 << index
+        }
+        #[inline]
+        fn test(self, index: usize) -> bool {
+            (self >> index) & 1 != 0
+        }
+        #[inline]
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        #[inline]
+        fn lowest(self) -> usize {
+            self.trailing_zeros() as usize
+        }
+        #[inline]
+        fn without_lowest(self) -> Self {
+            self & (self - 1)
+        }
+    };
+}
+
 impl Bits for u64 {
-    const ZERO: Self = 0;
-    const CAPACITY: usize = 64;
-    #[inline]
-    fn bit(index: usize) -> Self {
-        1u64 << index
-    }
-    #[inline]
-    fn test(self, index: usize) -> bool {
-        (self >> index) & 1 != 0
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn without_lowest(self) -> Self {
-        self & (self - 1)
-    }
+    primitive_bits!(u64);
     #[inline]
     fn select(self, k: u32) -> usize {
         select_in_word(self, k)
@@ -119,28 +126,7 @@ impl Bits for u64 {
 }
 
 impl Bits for u128 {
-    const ZERO: Self = 0;
-    const CAPACITY: usize = 128;
-    #[inline]
-    fn bit(index: usize) -> Self {
-        1u128 << index
-    }
-    #[inline]
-    fn test(self, index: usize) -> bool {
-        (self >> index) & 1 != 0
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn without_lowest(self) -> Self {
-        self & (self - 1)
-    }
+    primitive_bits!(u128);
     #[inline]
     fn select(self, k: u32) -> usize {
         let low = self as u64;

@@ -6,7 +6,7 @@
 
 use super::bitboard::Bits;
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
-use super::zobrist::{key, salt};
+use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 
 pub const MIN_SIZE: usize = 3;
@@ -51,11 +51,11 @@ pub struct Hadron<B: Bits> {
 }
 
 fn tile_key(seat: Seat, cell: usize) -> u64 {
-    key(salt::HADRON, (cell * 2 + seat.index()) as u64 + 1)
+    zobrist::stone_key(salt::HADRON, seat, cell)
 }
 
 fn side_key() -> u64 {
-    key(salt::HADRON, 0)
+    zobrist::side_key(salt::HADRON)
 }
 
 impl<B: Bits> Hadron<B> {
@@ -147,16 +147,7 @@ impl<B: Bits> Game for Hadron<B> {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut hash = 0;
-        for seat in [Seat::P1, Seat::P2] {
-            for cell in self.tiles[seat.index()].ones() {
-                hash ^= tile_key(seat, cell);
-            }
-        }
-        if self.to_move == Seat::P2 {
-            hash ^= side_key();
-        }
-        hash
+        zobrist::stones_hash(salt::HADRON, &self.tiles, self.to_move)
     }
 
     fn parse_move(&self, text: &str) -> Result<u16, String> {

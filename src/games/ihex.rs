@@ -29,7 +29,7 @@
 use super::bitboard::Bits;
 use super::hexhex::{self, HexGrid};
 use super::square::{decode_rows, encode_rows};
-use super::zobrist::{key, salt};
+use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -355,11 +355,11 @@ impl<B: Bits> Largest<'_, B> {
 }
 
 fn stone_key(seat: Seat, cell: usize) -> u64 {
-    key(salt::IHEX, 1 + (cell * 2 + seat.index()) as u64)
+    zobrist::stone_key(salt::IHEX, seat, cell)
 }
 
 fn side_key() -> u64 {
-    key(salt::IHEX, 0)
+    zobrist::side_key(salt::IHEX)
 }
 
 /// What `unmake` needs besides the move.
@@ -688,16 +688,7 @@ impl<B: Bits> Game for Ihex<B> {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut hash = 0;
-        for seat in [Seat::P1, Seat::P2] {
-            for c in self.stones[seat.index()].ones() {
-                hash ^= stone_key(seat, c);
-            }
-        }
-        if self.to_move == Seat::P2 {
-            hash ^= side_key();
-        }
-        hash
+        zobrist::stones_hash(salt::IHEX, &self.stones, self.to_move)
     }
 
     fn parse_move(&self, text: &str) -> Result<u16, String> {

@@ -3,6 +3,9 @@
 //! A key is a strong 64-bit mix of (game salt, feature number), so every
 //! board size gets its keys for free and positions stay cheap to copy.
 
+use super::Seat;
+use super::bitboard::Bits;
+
 /// The splitmix64 finaliser: a bijective, well-mixing function of 64 bits.
 #[inline]
 pub fn mix64(mut z: u64) -> u64 {
@@ -16,6 +19,33 @@ pub fn mix64(mut z: u64) -> u64 {
 #[inline]
 pub fn key(salt: u64, feature: u64) -> u64 {
     mix64(salt ^ feature.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+}
+
+/// The key of `seat`'s stone on `cell`, for games whose state is the two
+/// seats' stones and the side to move (Hadron, Ihex).
+#[inline]
+pub fn stone_key(salt: u64, seat: Seat, cell: usize) -> u64 {
+    key(salt, 1 + (cell * 2 + seat.index()) as u64)
+}
+
+/// The key toggled when the second seat is to move.
+#[inline]
+pub fn side_key(salt: u64) -> u64 {
+    key(salt, 0)
+}
+
+/// The full hash of such a game: every stone, and the side to move.
+pub fn stones_hash<B: Bits>(salt: u64, stones: &[B; 2], to_move: Seat) -> u64 {
+    let mut hash = 0;
+    for seat in [Seat::P1, Seat::P2] {
+        for cell in stones[seat.index()].ones() {
+            hash ^= stone_key(salt, seat, cell);
+        }
+    }
+    if to_move == Seat::P2 {
+        hash ^= side_key(salt);
+    }
+    hash
 }
 
 /// Per-game salts, so equal feature numbers of different games differ.

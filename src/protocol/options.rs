@@ -98,6 +98,11 @@ fn number(value: &str, min: u64, max: u64) -> Result<u64, String> {
     }
 }
 
+/// A tuning value from 0 to `max`, where 0 means "the game's own" (None).
+fn override_value(value: &str, max: u64) -> Result<Option<u64>, String> {
+    Ok(Some(number(value, 0, max)?).filter(|&v| v > 0))
+}
+
 /// Applies `setoption name <name> value <value>`. Names are case-insensitive
 /// and may be written with spaces (`Move Overhead`).
 pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Changed, String> {
@@ -154,28 +159,24 @@ pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Changed, St
             Changed::Search
         }
         "exploration" => {
-            let v = number(value, 0, 1000)?;
-            options.search.tuning.exploration = (v > 0).then_some(v as f32 / 100.0);
+            let hundredths = override_value(value, 1000)?;
+            options.search.tuning.exploration = hundredths.map(|v| v as f32 / 100.0);
             Changed::Search
         }
         "expandafter" => {
-            let v = number(value, 0, 1000)?;
-            options.search.tuning.expand_after = (v > 0).then_some(v as u32);
+            options.search.tuning.expand_after = override_value(value, 1000)?.map(|v| v as u32);
             Changed::Search
         }
         "playoutcutoff" => {
-            let v = number(value, 0, 1000)?;
-            options.search.tuning.playout_cutoff = (v > 0).then_some(v as u32);
+            options.search.tuning.playout_cutoff = override_value(value, 1000)?.map(|v| v as u32);
             Changed::Search
         }
         "evalscale" => {
-            let v = number(value, 0, 100_000)?;
-            options.search.tuning.eval_scale = (v > 0).then_some(v as f32);
+            options.search.tuning.eval_scale = override_value(value, 100_000)?.map(|v| v as f32);
             Changed::Search
         }
         "rave" => {
-            let v = number(value, 0, 100_000)?;
-            options.search.tuning.rave = (v > 0).then_some(v as f32);
+            options.search.tuning.rave = override_value(value, 100_000)?.map(|v| v as f32);
             Changed::Search
         }
         "transpositions" => {
