@@ -76,6 +76,7 @@ pub fn option_lines(options: &Options) -> Vec<String> {
         spin("EvalScale", 0, 0, 100_000),
         spin("Rave", 0, 0, 100_000),
         combo("Transpositions", "default", &["default", "on", "off"]),
+        "option name Probe type spin default -1 min -1 max 100".to_string(),
     ]
 }
 
@@ -177,6 +178,20 @@ pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Changed, St
         }
         "rave" => {
             options.search.tuning.rave = override_value(value, 100_000)?.map(|v| v as f32);
+            Changed::Search
+        }
+        "probe" => {
+            // -1: the game's own; 0: off; else the percentage of the move.
+            options.search.tuning.probe = match value.trim().parse::<i64>() {
+                Ok(-1) => None,
+                Ok(0) => Some(None),
+                Ok(p) if (1..=100).contains(&p) => Some(Some(p as f32 / 100.0)),
+                _ => {
+                    return Err(format!(
+                        "value '{value}' is not a whole number from -1 to 100"
+                    ));
+                }
+            };
             Changed::Search
         }
         "transpositions" => {

@@ -70,6 +70,8 @@ pub struct Tuning {
     pub eval_scale: Option<f32>,
     pub rave: Option<f32>,
     pub transpositions: Option<bool>,
+    /// `Some(None)` turns the alpha-beta probe off.
+    pub probe: Option<Option<f32>>,
 }
 
 impl Tuning {
@@ -92,6 +94,7 @@ impl Tuning {
         if let Some(on) = self.transpositions {
             config.transpositions = on;
         }
+        // (The probe share is read by the searcher, not the MCTS config.)
     }
 }
 
@@ -231,6 +234,9 @@ pub struct Profile {
     /// `Mcts` or `AlphaBeta`.
     pub algorithm: Algorithm,
     pub mcts: mcts::MctsConfig,
+    /// MCTS only: first spend this share of a timed move on alpha-beta,
+    /// and play its move at once if it proves a win (exact endgames).
+    pub probe: Option<f32>,
 }
 
 impl Profile {
@@ -240,6 +246,7 @@ impl Profile {
         Profile {
             algorithm: Algorithm::Mcts,
             mcts: config,
+            probe: None,
         }
     }
 
@@ -247,7 +254,13 @@ impl Profile {
         Profile {
             algorithm: Algorithm::AlphaBeta,
             mcts: mcts::MctsConfig::tuned(),
+            probe: None,
         }
+    }
+
+    pub const fn with_probe(mut self, share: f32) -> Profile {
+        self.probe = Some(share);
+        self
     }
 }
 
@@ -277,11 +290,28 @@ impl<G: Game> Searcher<G> {
                 self.alphabeta.prepare(settings);
             }
             Algorithm::Random => {}
-            _ => {
+            Algorithm::UctPlain => {
                 self.alphabeta.release();
                 self.mcts.prepare(settings);
             }
+            Algorithm::Mcts | Algorithm::Auto => match self.probe_share(settings) {
+                Some(_) => {
+                    let (probe, mcts) = split_memory(settings);
+                    self.alphabeta.prepare(&probe);
+                    self.mcts.prepare(&mcts);
+                }
+                None => {
+                    self.alphabeta.release();
+                    self.mcts.prepare(settings);
+                }
+            },
         }
+    }
+
+    /// The share of a timed move the alpha-beta probe gets, if any.
+    fn probe_share(&self, settings: &SearchSettings) -> Option<f32> {
+        let probe = settings.tuning.probe.unwrap_or(self.profile.probe);
+        probe.filter(|&share| share > 0.0)
     }
 
     fn algorithm(&self, settings: &SearchSettings) -> Algorithm {
@@ -318,10 +348,63 @@ impl<G: Game> Searcher<G> {
             Algorithm::Mcts | Algorithm::Auto => {
                 let mut config = self.profile.mcts.clone();
                 settings.tuning.apply(&mut config);
-                self.mcts.search(root, line, &config, settings, limits, ctx)
+                let Some(share) = self.probe_share(settings) else {
+                    return self.mcts.search(root, line, &config, settings, limits, ctx);
+                };
+                let (probe_settings, mcts_settings) = split_memory(settings);
+                if limits.is_timed()
+                    && let Some(win) = self.probe_for_win(root, share, &probe_settings, limits, ctx)
+                {
+                    return win;
+                }
+                self.mcts
+                    .search(root, line, &config, &mcts_settings, limits, ctx)
             }
         }
     }
+
+    /// Alpha-beta on `share` of the move's time; its result if it proves a
+    /// win. The MCTS that follows keeps the same clock, so the probe's time
+    /// comes out of its budget.
+    fn probe_for_win(
+        &mut self,
+        root: &G,
+        share: f32,
+        settings: &SearchSettings,
+        limits: &Limits,
+        ctx: &mut Context,
+    ) -> Option<SearchResult<G::Move>> {
+        let budget = time::budget(
+            limits,
+            root.side_to_move(),
+            settings.move_overhead_ms,
+            root.moves_left_estimate(),
+        );
+        let target = budget.target()?.as_millis() as f32;
+        let probe_limits = Limits {
+            movetime: Some((target * share).max(1.0) as u64),
+            ..Limits::default()
+        };
+        let result = self.alphabeta.search(root, settings, &probe_limits, ctx);
+        matches!(result.info.score, Score::Mate(n) if n > 0).then_some(result)
+    }
+}
+
+/// With an alpha-beta probe before MCTS, the probe's table gets a quarter
+/// of `Hash` and the tree the rest.
+fn split_memory(settings: &SearchSettings) -> (SearchSettings, SearchSettings) {
+    let quarter = settings.hash_mb.div_ceil(4);
+    let rest = settings.hash_mb.saturating_sub(quarter).max(1);
+    (
+        SearchSettings {
+            hash_mb: quarter,
+            ..settings.clone()
+        },
+        SearchSettings {
+            hash_mb: rest,
+            ..settings.clone()
+        },
+    )
 }
 
 fn random_move<G: Game>(
