@@ -5,9 +5,11 @@
 //! on every change; piece lists make move generation and the removal step
 //! proportional to the number of atoms, not to the board.
 
+use rand::Rng;
+
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
 use super::zobrist::{key, salt};
-use super::{Game, Outcome, Seat};
+use super::{Game, GameRng, Outcome, Seat, random_below};
 
 pub const MIN_SIZE: usize = 6;
 pub const MAX_SIZE: usize = 12;
@@ -109,6 +111,20 @@ fn hand_key(seat: Seat, count: u8) -> u64 {
 
 fn side_key() -> u64 {
     key(salt::ATOMS, 0)
+}
+
+/// Several small uniform draws from one random word: each takes the high
+/// part of word * n and keeps the low part as the next fraction (the bias is
+/// of the order n / 2^64, as for `random_below`).
+struct Draw(u64);
+
+impl Draw {
+    #[inline]
+    fn below(&mut self, n: usize) -> usize {
+        let product = self.0 as u128 * n as u128;
+        self.0 = product as u64;
+        (product >> 64) as usize
+    }
 }
 
 impl Atoms {
@@ -227,8 +243,12 @@ impl Atoms {
 
     /// How often the current position occurred since the last removal.
     fn occurrences(&self) -> usize {
+        // The hash includes the side to move, so only every other entry
+        // (counting back from the current one) can match.
         self.recent[self.recent_start..=self.quiet]
             .iter()
+            .rev()
+            .step_by(2)
             .filter(|&&h| h == self.hash)
             .count()
     }
@@ -277,6 +297,61 @@ impl Atoms {
         }
     }
 
+    /// Draws a uniformly random legal move by rejection: every legal move is
+    /// exactly one (cell) drop or one (atom, direction, distance) step, so
+    /// drawing those uniformly and keeping the first legal one is uniform
+    /// over the legal moves. `None` after a few misses (the caller then
+    /// generates every move), which keeps the overall choice uniform.
+    fn sample_move(&self, rng: &mut GameRng) -> Option<AtomsMove> {
+        const TRIES: usize = 24;
+        let seat = self.to_move;
+        let s = seat.index();
+        if self.in_drop_phase() {
+            if self.hand[s] == 0 || self.piece_count[0] + self.piece_count[1] == 0 {
+                return None;
+            }
+            for _ in 0..TRIES {
+                let mut draw = Draw(rng.next_u64());
+                let cell = self.cell_of(draw.below(self.n), draw.below(self.n));
+                if self.board[cell] == EMPTY && self.valence(cell) == 1 {
+                    return Some(cell as u16);
+                }
+            }
+            return None;
+        }
+        let count = self.piece_count[s] as usize;
+        if count == 0 {
+            return None;
+        }
+        let reach = if self.variant.slides() { self.n - 1 } else { 1 };
+        let suicide = self.variant.suicide();
+        let directions = self.directions();
+        for _ in 0..TRIES {
+            let mut draw = Draw(rng.next_u64());
+            let from = self.pieces[s][draw.below(count)] as usize;
+            let d = directions[draw.below(8)];
+            let distance = if reach == 1 { 1 } else { 1 + draw.below(reach) };
+            let mut to = from;
+            let mut clear = true;
+            for _ in 0..distance {
+                to = (to as isize + d) as usize;
+                if self.board[to] != EMPTY {
+                    clear = false;
+                    break;
+                }
+            }
+            if !clear {
+                continue;
+            }
+            // Only the first step stays next to the origin, which no longer counts.
+            let new_valence = self.valence(to) - u8::from(distance == 1);
+            if new_valence == self.valence(from) || (suicide && new_valence == 0) {
+                return Some(((from as u16) << 8) | to as u16);
+            }
+        }
+        None
+    }
+
     fn cell_of(&self, file: usize, rank: usize) -> usize {
         (rank + 1) * self.width + file + 1
     }
@@ -317,6 +392,17 @@ impl Game for Atoms {
         } else {
             self.raw_moves(moves);
         }
+    }
+
+    fn random_move(&self, rng: &mut GameRng, scratch: &mut Vec<AtomsMove>) -> Option<AtomsMove> {
+        if self.drawn {
+            return None;
+        }
+        if let Some(mv) = self.sample_move(rng) {
+            return Some(mv);
+        }
+        self.raw_moves(scratch);
+        (!scratch.is_empty()).then(|| scratch[random_below(rng, scratch.len())])
     }
 
     fn make(&mut self, mv: AtomsMove) -> Box<Atoms> {
@@ -572,6 +658,42 @@ mod tests {
             g.position_text()
         );
         g.make(mv);
+    }
+
+    #[test]
+    fn sampled_playout_moves_are_legal_and_uniform() {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(7);
+        let mut scratch = Vec::new();
+        for variant in [Variant::Standard, Variant::RadioactiveIsotopes] {
+            let mut g = Atoms::new(8, 11, variant);
+            let mut plies = 0;
+            while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
+                let mut legal = Vec::new();
+                g.legal_moves(&mut legal);
+                assert!(legal.contains(&mv), "{}", g.position_text());
+                if plies == 30 {
+                    // Every legal move drawn about equally often.
+                    let per_move = 2000;
+                    let mut counts = std::collections::HashMap::new();
+                    for _ in 0..per_move * legal.len() {
+                        let m = g.random_move(&mut rng, &mut scratch).unwrap();
+                        *counts.entry(m).or_insert(0usize) += 1;
+                    }
+                    assert_eq!(counts.len(), legal.len());
+                    for (&m, &n) in &counts {
+                        assert!(
+                            n.abs_diff(per_move) < per_move / 5,
+                            "{} drawn {n}",
+                            g.format_move(m)
+                        );
+                    }
+                }
+                g.play(mv);
+                plies += 1;
+            }
+            assert!(g.outcome().is_some());
+        }
     }
 
     #[test]

@@ -961,8 +961,9 @@ fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
         } else if visits == 0 {
             f32::INFINITY
         } else {
-            let v = visits as f32;
-            child_mean(shared, n, v, mover) + c * (log_parent / v).sqrt()
+            // One division per child: the mean and the bonus share 1/visits.
+            let inverse = 1.0 / visits as f32;
+            child_mean(shared, n, inverse, mover) + c * (log_parent * inverse).sqrt()
         };
         if value > best_value {
             best_value = value;
@@ -975,7 +976,7 @@ fn select(shared: &Shared, node: usize, mover: Seat) -> usize {
 /// A visited child's mean reward for `mover`: that of its position over
 /// all paths when the position table knows it, else the child's own.
 #[inline]
-fn child_mean(shared: &Shared, n: &Node, visits: f32, mover: Seat) -> f32 {
+fn child_mean(shared: &Shared, n: &Node, inverse_visits: f32, mover: Seat) -> f32 {
     if let Some(stats) = shared.stats {
         let key = n.key.load(RELAXED);
         if let Some((table_visits, p1_score)) = stats.get(key).filter(|_| key != 0)
@@ -985,7 +986,7 @@ fn child_mean(shared: &Shared, n: &Node, visits: f32, mover: Seat) -> f32 {
             return if mover == Seat::P1 { p1 } else { 1.0 - p1 };
         }
     }
-    n.score.load(RELAXED) as f32 / (UNIT as f32 * visits)
+    n.score.load(RELAXED) as f32 * (inverse_visits / UNIT as f32)
 }
 
 /// A child's RAVE value: its mean blended with its all-moves-as-first
