@@ -19,7 +19,7 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const MAX_PLY: usize = 128;
 const INFINITY: i32 = MATE + 1;
 /// Nodes between two looks at the clock (and at the shared node count).
-const CHECK_EVERY: u64 = 1024;
+const CHECK_EVERY: u64 = 32;
 
 pub struct AlphaBeta<G: Game> {
     tt: Option<TranspositionTable>,
