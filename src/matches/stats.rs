@@ -8,6 +8,8 @@
 
 /// The two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
+/// The probability beyond each end of a two-sided 95% interval.
+const TAIL95: f64 = 0.025;
 
 /// Counts of zero are replaced by this when the variance is needed, so a
 /// run of identical pairs has a small positive variance instead of none.
@@ -42,6 +44,22 @@ impl Estimate {
     /// From the mean and variance of `n` independent observations of the
     /// score: the interval of the mean, mapped onto the Elo scale.
     fn from_moments(mean: f64, variance: f64, n: f64) -> Estimate {
+        if variance == 0.0 && (mean == 0.0 || mean == 1.0) {
+            // All n observations at one extreme: the normal interval has no
+            // width. The exact (Clopper-Pearson) bound is the score s whose
+            // chance of n such results, s^n, is 2.5%.
+            let bound = TAIL95.powf(1.0 / n);
+            let (low, high) = if mean == 1.0 {
+                (bound, 1.0)
+            } else {
+                (0.0, 1.0 - bound)
+            };
+            return Estimate {
+                elo: elo_of_score(mean),
+                low: elo_of_score(low),
+                high: elo_of_score(high),
+            };
+        }
         let half = Z95 * (variance / n).sqrt();
         Estimate {
             elo: elo_of_score(mean),
@@ -320,6 +338,28 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_perfect_score_has_an_exact_finite_bound() {
+        let all_wins = Trinomial {
+            wins: 200,
+            draws: 0,
+            losses: 0,
+        };
+        let e = all_wins.estimate().unwrap();
+        assert!(e.elo.is_infinite() && e.high.is_infinite());
+        // 200 wins in a row have a 2.5% chance at the lower bound's score.
+        let chance = score_of_elo(e.low).powi(200);
+        assert!((chance - 0.025).abs() < 1e-6, "{chance}");
+        assert!(e.low > 650.0 && e.low < 750.0, "{}", e.low);
+        let all_losses = Trinomial {
+            wins: 0,
+            draws: 0,
+            losses: 200,
+        };
+        let e = all_losses.estimate().unwrap();
+        assert!(e.low.is_infinite() && (e.high + 692.0).abs() < 5.0, "{}", e.high);
+    }
 
     #[test]
     fn elo_and_score_are_inverse() {
