@@ -358,7 +358,11 @@ mod tests {
             losses: 200,
         };
         let e = all_losses.estimate().unwrap();
-        assert!(e.low.is_infinite() && (e.high + 692.0).abs() < 5.0, "{}", e.high);
+        assert!(
+            e.low.is_infinite() && (e.high + 692.0).abs() < 5.0,
+            "{}",
+            e.high
+        );
     }
 
     #[test]
