@@ -9,7 +9,7 @@ use rand::Rng;
 
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
 use super::zobrist::{key, salt};
-use super::{Game, GameRng, Outcome, Seat, random_below};
+use super::{Draw, Game, GameRng, Outcome, Seat, random_below};
 
 pub const MIN_SIZE: usize = 6;
 pub const MAX_SIZE: usize = 12;
@@ -111,20 +111,6 @@ fn hand_key(seat: Seat, count: u8) -> u64 {
 
 fn side_key() -> u64 {
     key(salt::ATOMS, 0)
-}
-
-/// Several small uniform draws from one random word: each takes the high
-/// part of word * n and keeps the low part as the next fraction (the bias is
-/// of the order n / 2^64, as for `random_below`).
-struct Draw(u64);
-
-impl Draw {
-    #[inline]
-    fn below(&mut self, n: usize) -> usize {
-        let product = self.0 as u128 * n as u128;
-        self.0 = product as u64;
-        (product >> 64) as usize
-    }
 }
 
 impl Atoms {

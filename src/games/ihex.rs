@@ -195,26 +195,21 @@ impl Bounds {
         (0..6).all(|i| self.0[i] >= keep.0[i])
     }
 
+    /// The same bounds with limit `limit` set to `value`.
+    fn with_limit(&self, limit: usize, value: i32) -> Bounds {
+        let mut b = *self;
+        b.0[limit] = value;
+        b
+    }
+
     /// The region with limit `limit` lowered to `value`.
     fn cut(&self, limit: usize, value: i32) -> Bounds {
-        Bounds(std::array::from_fn(|i| {
-            if i == limit {
-                value.min(self.0[i])
-            } else {
-                self.0[i]
-            }
-        }))
+        self.with_limit(limit, value.min(self.0[limit]))
     }
 
     /// `keep` raised so that its limit `limit` is at least `value`.
     fn raised(&self, limit: usize, value: i32) -> Bounds {
-        Bounds(std::array::from_fn(|i| {
-            if i == limit {
-                value.max(self.0[i])
-            } else {
-                self.0[i]
-            }
-        }))
+        self.with_limit(limit, value.max(self.0[limit]))
     }
 }
 

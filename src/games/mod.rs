@@ -25,7 +25,21 @@ pub type GameRng = Xoshiro256PlusPlus;
 /// A uniformly random index below `n` (n > 0), by multiply-high: no division.
 #[inline]
 pub fn random_below(rng: &mut GameRng, n: usize) -> usize {
-    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
+    Draw(rng.next_u64()).below(n)
+}
+
+/// Several small uniform draws from one random word: each takes the high
+/// part of word * n and keeps the low part as the next fraction (the bias is
+/// of the order n / 2^64 per draw).
+pub struct Draw(pub u64);
+
+impl Draw {
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        let product = self.0 as u128 * n as u128;
+        self.0 = product as u64;
+        (product >> 64) as usize
+    }
 }
 
 /// A seat at the table: `P1` moves first in the game.

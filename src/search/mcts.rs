@@ -109,11 +109,6 @@ impl MctsConfig {
         self
     }
 
-    pub const fn with_transpositions(mut self) -> Self {
-        self.transpositions = true;
-        self
-    }
-
     pub const fn with_rave(mut self, k: f32) -> Self {
         self.rave = Some(k);
         self
@@ -671,15 +666,19 @@ impl<G: Game> Worker<G> {
         true
     }
 
-    /// Plays random moves from a leaf to the end (or to the cutoff, then
-    /// evaluates); a leaf found to have no moves becomes a proven terminal.
-    fn playout(&mut self, shared: &Shared, node: usize, state: &mut G) -> Reward {
-        let first = if shared.config.game_playouts {
+    /// The next playout move: the game's own policy or uniformly random.
+    fn playout_move(&mut self, shared: &Shared, state: &G) -> Option<G::Move> {
+        if shared.config.game_playouts {
             state.playout_move(&mut self.rng, &mut self.scratch)
         } else {
             state.random_move(&mut self.rng, &mut self.scratch)
-        };
-        let Some(first) = first else {
+        }
+    }
+
+    /// Plays random moves from a leaf to the end (or to the cutoff, then
+    /// evaluates); a leaf found to have no moves becomes a proven terminal.
+    fn playout(&mut self, shared: &Shared, node: usize, state: &mut G) -> Reward {
+        let Some(first) = self.playout_move(shared, state) else {
             let outcome = state.outcome().expect("no legal moves means game over");
             let n = &shared.arena.nodes[node];
             if n.state
@@ -704,11 +703,7 @@ impl<G: Game> Worker<G> {
             }
             state.play(mv);
             plies += 1;
-            next = if shared.config.game_playouts {
-                state.playout_move(&mut self.rng, &mut self.scratch)
-            } else {
-                state.random_move(&mut self.rng, &mut self.scratch)
-            };
+            next = self.playout_move(shared, state);
         }
         if next.is_none() {
             return Reward::Exact(state.outcome().expect("no legal moves means game over"));

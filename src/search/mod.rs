@@ -240,8 +240,6 @@ pub struct Profile {
 }
 
 impl Profile {
-    pub const DEFAULT: Profile = Profile::mcts(mcts::MctsConfig::tuned());
-
     pub const fn mcts(config: mcts::MctsConfig) -> Profile {
         Profile {
             algorithm: Algorithm::Mcts,
@@ -256,11 +254,6 @@ impl Profile {
             mcts: mcts::MctsConfig::tuned(),
             probe: None,
         }
-    }
-
-    pub const fn with_probe(mut self, share: f32) -> Profile {
-        self.probe = Some(share);
-        self
     }
 }
 

@@ -36,14 +36,6 @@ impl PositionStats {
         PositionStats { slots }
     }
 
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     pub fn clear(&self) {
         for slot in &self.slots {
             slot.key.store(0, RELAXED);
@@ -56,33 +48,33 @@ impl PositionStats {
         (((key as u128 * (self.slots.len() / 2) as u128) >> 64) as usize) * 2
     }
 
+    /// The two-slot bucket of `key`.
+    #[inline]
+    fn pair(&self, key: u64) -> &[Slot] {
+        let first = self.bucket(key);
+        &self.slots[first..first + 2]
+    }
+
+    /// The slot of `pair` holding `key`, with its (visits, p1 score).
+    #[inline]
+    fn find(pair: &[Slot], key: u64) -> Option<(usize, (u32, u32))> {
+        pair.iter().enumerate().find_map(|(i, slot)| {
+            let data = slot.data.load(RELAXED);
+            (slot.key.load(RELAXED) ^ data == key).then(|| (i, unpack(data)))
+        })
+    }
+
     /// (visits, first seat's summed reward) of a position, if recorded.
     #[inline]
     pub fn get(&self, key: u64) -> Option<(u32, u32)> {
-        let first = self.bucket(key);
-        for slot in &self.slots[first..first + 2] {
-            let data = slot.data.load(RELAXED);
-            if slot.key.load(RELAXED) ^ data == key {
-                return Some(unpack(data));
-            }
-        }
-        None
+        Self::find(self.pair(key), key).map(|(_, stats)| stats)
     }
 
     /// Adds one visit worth `p1_points` for the first seat.
     #[inline]
     pub fn add(&self, key: u64, p1_points: u32) {
-        let first = self.bucket(key);
-        let pair = &self.slots[first..first + 2];
-        let mut target = None;
-        for (i, slot) in pair.iter().enumerate() {
-            let data = slot.data.load(RELAXED);
-            if slot.key.load(RELAXED) ^ data == key {
-                target = Some((i, unpack(data)));
-                break;
-            }
-        }
-        let (index, (visits, score)) = target.unwrap_or_else(|| {
+        let pair = self.pair(key);
+        let (index, (visits, score)) = Self::find(pair, key).unwrap_or_else(|| {
             // Replace the entry with fewer visits.
             let visits = |s: &Slot| unpack(s.data.load(RELAXED)).0;
             let index = if visits(&pair[0]) <= visits(&pair[1]) {
