@@ -1,18 +1,23 @@
 //! The command line: no subcommand runs the UGI loop on stdin/stdout;
-//! subcommands run perft and the bench.
+//! subcommands run the tools. The engine's options (the table in
+//! `protocol::options`) are global flags: `--game atoms --hash 256`.
 
-use crate::bench;
+use crate::games::GameConfig;
 use crate::matches::openings::{self, Opening};
 use crate::matches::referee::Rules;
 use crate::matches::spec::{EngineSpec, TimeControl};
 use crate::matches::stats::Sprt;
 use crate::matches::{self, MatchSettings, report, signals};
+use crate::protocol::options::{self, Kind, OPTIONS, Options};
 use crate::protocol::{self, Output};
-use crate::registry::{self, GameConfig};
+use crate::registry;
+use crate::runs::{bench, selfcheck};
+use crate::search::searcher;
 use anyhow::{Context as _, Result, anyhow};
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{self, BufReader};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
@@ -22,38 +27,80 @@ use std::time::{Duration, Instant};
     about = "A UGI engine for Hadron, Tritium, Nadraz, Ihex and Atoms"
 )]
 pub struct Cli {
-    #[command(flatten)]
-    pub game: GameArgs,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
-/// Which game and parameters (also settable over UGI with `setoption`).
-#[derive(Args, Debug, Clone)]
+/// The game the options name (what the subcommands play).
+#[derive(Debug, Clone)]
 pub struct GameArgs {
-    /// Game: hadron, atoms, tritium, ihex, nadraz.
-    #[arg(long, global = true, default_value = registry::DEFAULT_GAME)]
-    pub game: String,
-    /// Board size (0 = the game's default).
-    #[arg(long, global = true, default_value_t = 0)]
-    pub size: usize,
-    /// Variant (empty = the game's default).
-    #[arg(long, global = true, default_value = "")]
-    pub variant: String,
-    /// Stones per player, for games that have them (0 = default).
-    #[arg(long, global = true, default_value_t = 0)]
-    pub stones: usize,
+    config: GameConfig,
 }
 
 impl GameArgs {
     pub fn config(&self) -> GameConfig {
-        GameConfig {
-            game: self.game.clone(),
-            size: self.size,
-            variant: self.variant.clone(),
-            stones: self.stones,
-        }
+        self.config.clone()
     }
+}
+
+/// A parsed command line: the engine's options and what to do.
+pub struct Invocation {
+    pub options: Options,
+    pub command: Command,
+}
+
+/// The flags of the option table, global to every subcommand.
+fn option_flags() -> Vec<Arg> {
+    OPTIONS
+        .iter()
+        .map(|spec| {
+            let mut help = format!("{} [default: {}]", spec.help, spec.default_text());
+            if let Kind::Combo { values, .. } = spec.kind {
+                help.push_str(&format!(" [values: {}]", values().join(", ")));
+            }
+            if spec.name == "Search" {
+                for s in std::iter::once(&searcher::AUTO).chain(searcher::SEARCHERS) {
+                    help.push_str(&format!("\n  {}: {}", s.name, s.help));
+                }
+            }
+            let parse = move |text: &str| spec.parse(text).map(|_| text.to_string());
+            Arg::new(spec.name)
+                .long(spec.flag())
+                .value_name("VALUE")
+                .global(true)
+                .help(help)
+                .value_parser(clap::builder::ValueParser::new(parse))
+        })
+        .collect()
+}
+
+/// Parses the command line (clap prints help, version and errors, and
+/// exits, as usual).
+pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Invocation> {
+    let matches = Cli::command().args(option_flags()).get_matches_from(args);
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| anyhow!(e))?;
+    let options = options_from(&matches)?;
+    Ok(Invocation {
+        options,
+        command: cli.command.unwrap_or(Command::Ugi),
+    })
+}
+
+/// The options given as flags (at any level), over the defaults.
+fn options_from(matches: &ArgMatches) -> Result<Options> {
+    let mut options = Options::default();
+    let mut level = Some(matches);
+    while let Some(m) = level {
+        for spec in OPTIONS {
+            if m.value_source(spec.name) == Some(clap::parser::ValueSource::CommandLine)
+                && let Some(value) = m.get_one::<String>(spec.name)
+            {
+                options::set(&mut options, spec.name, value).map_err(|e| anyhow!(e))?;
+            }
+        }
+        level = m.subcommand().map(|(_, sub)| sub);
+    }
+    Ok(options)
 }
 
 #[derive(Subcommand, Debug)]
@@ -72,8 +119,6 @@ pub enum Command {
         /// Per-move counts at the last depth.
         #[arg(long)]
         split: bool,
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
     },
     /// A fixed, deterministic workload over every game; prints `<N> nodes <M> nps`.
     Bench,
@@ -93,20 +138,25 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Prints the engine's options as the Markdown table of protocol.md.
+    Options,
 }
 
-pub fn run(cli: Cli) -> Result<()> {
-    match cli.command.unwrap_or(Command::Ugi) {
-        Command::Match(args) => match_command(&cli.game, &args),
-        Command::Openings(args) => openings_command(&cli.game, &args),
+pub fn run(invocation: Invocation) -> Result<()> {
+    let Invocation { options, command } = invocation;
+    let game = GameArgs {
+        config: options.game.clone(),
+    };
+    match command {
+        Command::Match(args) => match_command(&game, &args),
+        Command::Openings(args) => openings_command(&game, &args),
         Command::Ugi => {
-            let config = cli.game.config();
             // Fail early on a bad command line rather than inside the protocol.
-            registry::resolve(&config).map_err(|e| anyhow!(e))?;
+            registry::resolve(&options.game).map_err(|e| anyhow!(e))?;
             protocol::run(
                 BufReader::new(io::stdin()),
                 Output::new(io::stdout()),
-                config,
+                options,
             );
             Ok(())
         }
@@ -115,8 +165,14 @@ pub fn run(cli: Cli) -> Result<()> {
             fen,
             moves,
             split,
-            threads,
-        } => perft(&cli.game, depth, fen.as_deref(), &moves, split, threads),
+        } => perft(
+            &game,
+            depth,
+            fen.as_deref(),
+            &moves,
+            split,
+            options.search.threads,
+        ),
         Command::Bench => {
             let total = bench::run(|line| {
                 println!(
@@ -134,23 +190,24 @@ pub fn run(cli: Cli) -> Result<()> {
             let configs = if all {
                 registry::all_configs()
             } else {
-                vec![cli.game.config()]
+                vec![game.config()]
             };
             for config in configs {
-                let session = registry::create(&config).map_err(|e| anyhow!(e))?;
                 let start = Instant::now();
-                let coverage = session
-                    .self_check(games, 10_000, seed)
-                    .map_err(|e| anyhow!(e))?;
+                let (name, coverage) =
+                    selfcheck::run(&config, games, 10_000, seed).map_err(|e| anyhow!(e))?;
                 println!(
-                    "{}: ok, {} games, {} positions, {} finished, {} ms",
-                    session.describe(),
+                    "{name}: ok, {} games, {} positions, {} finished, {} ms",
                     coverage.games,
                     coverage.positions,
                     coverage.finished,
                     start.elapsed().as_millis()
                 );
             }
+            Ok(())
+        }
+        Command::Options => {
+            print!("{}", protocol::format::option_table());
             Ok(())
         }
     }
@@ -175,17 +232,19 @@ fn perft(
         .map_err(|e| anyhow!(e))
         .context("setting up the position")?;
     println!("{} from {}", session.describe(), session.position_text());
+    let never = AtomicBool::new(false);
     for d in 1..=depth {
         let start = Instant::now();
-        let nodes = if split && d == depth {
-            let splits = session.split_perft(d, threads);
-            for (mv, n) in &splits {
+        let last = split && d == depth;
+        let rows = session
+            .perft(d, threads, last, &never)
+            .expect("perft without a stop flag finishes");
+        if last {
+            for (mv, n) in &rows {
                 println!("  {mv} {n}");
             }
-            splits.iter().map(|(_, n)| n).sum()
-        } else {
-            session.perft(d, threads)
-        };
+        }
+        let nodes: u64 = rows.iter().map(|(_, n)| n).sum();
         let ms = start.elapsed().as_millis() as u64;
         println!(
             "perft {d:>2} {nodes:>14} nodes {ms:>8} ms {:>12} nps",

@@ -1,18 +1,19 @@
 //! quintet: a UGI engine for Hadron, Tritium, Nadraz, Ihex and Atoms.
 //!
-//! Layout: `games` (rules only, one file per game), `search` (generic
-//! searchers), `session` (a game plus its searcher behind one trait),
-//! `registry` (names and parameters to sessions), `protocol` (UGI),
-//! `perft` and `bench`, `matches` (the match runner and opening suites);
-//! the binary's CLI lives in `cli`.
+//! Layout, every import pointing down: `games` (rules only, one file per
+//! game), `search` (generic searchers behind one trait), `tools` (perft and
+//! the self-check over one game), `session` (a game plus its searcher
+//! behind one trait), `registry` (names and parameters to games), `runs`
+//! (bench and self-check over registered games), `protocol` (UGI),
+//! `matches` (the match runner and opening suites), and `cli`, which only
+//! parses the command line and dispatches.
 
-pub mod bench;
 pub mod cli;
 pub mod games;
 pub mod matches;
-pub mod perft;
 pub mod protocol;
 pub mod registry;
+pub mod runs;
 pub mod search;
-pub mod selfcheck;
 pub mod session;
+pub mod tools;

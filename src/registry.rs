@@ -1,39 +1,23 @@
 //! The game registry: a name plus parameters (`size`, `variant`, `stones`)
-//! make a [`Session`]. Adding a game is one file under `games/` and one
-//! entry in [`GAMES`].
+//! make a game. Adding a game is one file under `games/` and one entry in
+//! the [`registry!`] table below.
+//!
+//! Code that needs a game's concrete type (tools, the solver, sessions)
+//! passes a [`GameVisitor`] to [`with_game`]; code that works in move text
+//! takes a [`Session`] from [`create`].
 
+use crate::games::Game;
+/// (Re-exported: the configuration type lives with the games.)
+pub use crate::games::GameConfig;
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
 use crate::games::ihex::{self, Ihex};
 use crate::games::nadraz::{self, Nadraz};
 use crate::games::tritium::{self, Tritium};
-use crate::search::Profile;
+use crate::search::Setup;
 use crate::search::mcts::MctsConfig;
-use crate::session::{GameSession, Session};
-
-/// What the user asked for. Zero size/stones and an empty variant mean the
-/// game's default.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameConfig {
-    pub game: String,
-    pub size: usize,
-    pub variant: String,
-    pub stones: usize,
-}
-
-impl Default for GameConfig {
-    fn default() -> Self {
-        GameConfig {
-            game: DEFAULT_GAME.to_string(),
-            size: 0,
-            variant: String::new(),
-            stones: 0,
-        }
-    }
-}
-
-pub const DEFAULT_GAME: &str = "hadron";
+use crate::session::{GameSession, Profile, Session};
 
 /// One registered game.
 pub struct GameEntry {
@@ -48,11 +32,37 @@ pub struct GameEntry {
     pub size_of_text: fn(&str) -> Option<usize>,
     /// What `Search auto` plays in this game (the strongest measured).
     pub auto: Profile,
-    /// Makes the session of a resolved configuration.
-    build: fn(&GameConfig, Profile) -> Box<dyn Session>,
 }
 
-pub const GAMES: &[GameEntry] = &[
+/// Code that runs on a game's concrete type.
+pub trait GameVisitor {
+    type Output;
+    /// `game` is the start position of the configuration; `profile` what
+    /// `Search auto` means for it.
+    fn visit<G: Game>(self, config: &GameConfig, game: G, profile: &Profile) -> Self::Output;
+}
+
+/// The table: each game's entry, and the function that builds its start
+/// position for a resolved configuration and hands it to a visitor.
+macro_rules! registry {
+    ($($entry:expr => $build:ident;)*) => {
+        pub const GAMES: &[GameEntry] = &[$($entry),*];
+
+        /// Runs `visitor` on the start position of `config` (defaults filled
+        /// in, ranges checked).
+        pub fn with_game<V: GameVisitor>(config: &GameConfig, visitor: V) -> Result<V::Output, String> {
+            let resolved = resolve(config)?;
+            let builders: &[fn(&GameConfig, &Profile, V) -> V::Output] = &[$($build::<V>),*];
+            let index = GAMES
+                .iter()
+                .position(|g| g.name == resolved.game)
+                .expect("a resolved game is registered");
+            Ok(builders[index](&resolved, &GAMES[index].auto, visitor))
+        }
+    };
+}
+
+registry! {
     GameEntry {
         name: "hadron",
         sizes: (hadron::MIN_SIZE, hadron::MAX_SIZE, hadron::DEFAULT_SIZE),
@@ -61,9 +71,8 @@ pub const GAMES: &[GameEntry] = &[
         size_of_text: square_size_of_text,
         // Measured: c = 0.5 ahead of 0.7 over 100-game matches; alpha-beta
         // has no useful evaluation here (both sides always share their moves).
-        auto: Profile::mcts(MctsConfig::tuned().with_exploration(0.5)),
-        build: build_hadron,
-    },
+        auto: Profile { searcher: "mcts", mcts: MctsConfig::tuned().with_exploration(0.5) },
+    } => build_hadron;
     GameEntry {
         name: "atoms",
         sizes: (atoms::MIN_SIZE, atoms::MAX_SIZE, atoms::DEFAULT_SIZE),
@@ -72,19 +81,17 @@ pub const GAMES: &[GameEntry] = &[
         size_of_text: square_size_of_text,
         // Measured: alpha-beta +298 Elo over plain UCT (bench/RESULTS.md), and
         // +191 over MCTS.
-        auto: Profile::alphabeta(),
-        build: build_atoms,
-    },
+        auto: Profile { searcher: "alphabeta", mcts: MctsConfig::tuned() },
+    } => build_atoms;
     GameEntry {
         name: "tritium",
         sizes: (tritium::MIN_SIZE, tritium::MAX_SIZE, tritium::DEFAULT_SIZE),
         variants: &tritium::Variant::NAMES,
         stones: None,
-        size_of_text: tritium_size_of_text,
+        size_of_text: tritium::size_of_text,
         // Measured: evaluated playouts cut at 20 plies beat playing to the end.
-        auto: Profile::mcts(MctsConfig::tuned().with_cutoff(20, 1000.0)),
-        build: build_tritium,
-    },
+        auto: Profile { searcher: "mcts", mcts: MctsConfig::tuned().with_cutoff(20, 1000.0) },
+    } => build_tritium;
     GameEntry {
         name: "nadraz",
         sizes: (nadraz::MIN_SIZE, nadraz::MAX_SIZE, nadraz::DEFAULT_SIZE),
@@ -92,10 +99,9 @@ pub const GAMES: &[GameEntry] = &[
         stones: None,
         size_of_text: nadraz::size_of_text,
         // Measured: c = 0.4 +70 Elo over 0.7 (100 games), 0.2 no better than
-        // 0.4; RAVE -70; evaluated playout cutoffs far worse (weak evaluation).
-        auto: Profile::mcts(MctsConfig::tuned().with_exploration(0.4)),
-        build: build_nadraz,
-    },
+        // 0.4; evaluated playout cutoffs far worse (weak evaluation).
+        auto: Profile { searcher: "mcts", mcts: MctsConfig::tuned().with_exploration(0.4) },
+    } => build_nadraz;
     GameEntry {
         name: "ihex",
         sizes: (ihex::MIN_SIZE, ihex::MAX_SIZE, ihex::DEFAULT_SIZE),
@@ -103,10 +109,9 @@ pub const GAMES: &[GameEntry] = &[
         stones: None,
         size_of_text: ihex::size_of_text,
         // Measured: alpha-beta 20-0 against plain UCT, MCTS +107.
-        auto: Profile::alphabeta(),
-        build: build_ihex,
-    },
-];
+        auto: Profile { searcher: "alphabeta", mcts: MctsConfig::tuned() },
+    } => build_ihex;
+}
 
 /// The names of every registered game.
 pub fn names() -> Vec<&'static str> {
@@ -120,18 +125,42 @@ pub fn find(name: &str) -> Result<&'static GameEntry, String> {
         .ok_or_else(|| format!("unknown game '{name}' (games: {})", names().join(", ")))
 }
 
+/// Every variant name any registered game knows, in registry order.
+pub fn all_variants() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for v in GAMES.iter().flat_map(|entry| entry.variants) {
+        if !names.contains(v) {
+            names.push(v);
+        }
+    }
+    names
+}
+
+/// The largest board size of any game.
+pub fn max_size() -> usize {
+    GAMES.iter().map(|g| g.sizes.1).max().unwrap_or(0)
+}
+
+/// The largest stone count of any game that has one.
+pub fn max_stones() -> usize {
+    GAMES
+        .iter()
+        .filter_map(|g| g.stones.map(|s| s.1))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Every registered game at every size and variant (default stones).
 pub fn all_configs() -> Vec<GameConfig> {
     let mut configs = Vec::new();
     for entry in GAMES {
         for size in entry.sizes.0..=entry.sizes.1 {
             for variant in entry.variants {
-                configs.push(GameConfig {
-                    game: entry.name.to_string(),
-                    size,
-                    variant: variant.to_string(),
-                    stones: 0,
-                });
+                configs.push(
+                    GameConfig::named(entry.name)
+                        .with_size(size)
+                        .with_variant(variant),
+                );
             }
         }
     }
@@ -190,11 +219,28 @@ pub fn resolve(config: &GameConfig) -> Result<GameConfig, String> {
     })
 }
 
+/// Makes the session of a configuration.
+struct SessionMaker;
+
+impl GameVisitor for SessionMaker {
+    type Output = Box<dyn Session>;
+    fn visit<G: Game>(self, config: &GameConfig, game: G, profile: &Profile) -> Box<dyn Session> {
+        let setup = Setup {
+            mcts: profile.mcts.clone(),
+            evaluator: None,
+        };
+        Box::new(GameSession::new(
+            config.clone(),
+            game,
+            profile.clone(),
+            setup,
+        ))
+    }
+}
+
 /// A new session at the start position of the configured game.
 pub fn create(config: &GameConfig) -> Result<Box<dyn Session>, String> {
-    let resolved = resolve(config)?;
-    let entry = find(&resolved.game)?;
-    Ok((entry.build)(&resolved, entry.auto.clone()))
+    with_game(config, SessionMaker)
 }
 
 /// The configuration a position text asks for: `config` with the size the
@@ -216,58 +262,49 @@ fn square_size_of_text(text: &str) -> Option<usize> {
         .map(|board| board.split('/').count())
 }
 
-/// Tritium: the first field has 2n - 1 rows separated by `/`.
-fn tritium_size_of_text(text: &str) -> Option<usize> {
-    tritium::size_of_text(text)
-}
-
-fn build_hadron(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
-    let n = config.size;
-    let c = config.clone();
+fn build_hadron<V: GameVisitor>(c: &GameConfig, auto: &Profile, v: V) -> V::Output {
+    let n = c.size;
     match n * n {
-        0..=64 => GameSession::boxed(c, Hadron::<u64>::new(n), auto),
-        65..=128 => GameSession::boxed(c, Hadron::<u128>::new(n), auto),
-        _ => GameSession::boxed(c, Hadron::<Wide<4>>::new(n), auto),
+        0..=64 => v.visit(c, Hadron::<u64>::new(n), auto),
+        65..=128 => v.visit(c, Hadron::<u128>::new(n), auto),
+        _ => v.visit(c, Hadron::<Wide<4>>::new(n), auto),
     }
 }
 
-fn build_atoms(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
-    let variant = atoms::Variant::parse(&config.variant).expect("resolved variant");
-    let game = Atoms::new(config.size, config.stones, variant);
-    GameSession::boxed(config.clone(), game, auto)
+fn build_atoms<V: GameVisitor>(c: &GameConfig, auto: &Profile, v: V) -> V::Output {
+    let variant = atoms::Variant::parse(&c.variant).expect("resolved variant");
+    v.visit(c, Atoms::new(c.size, c.stones, variant), auto)
 }
 
-fn build_tritium(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
-    let variant = tritium::Variant::parse(&config.variant).expect("resolved variant");
-    GameSession::boxed(config.clone(), Tritium::new(config.size, variant), auto)
+fn build_tritium<V: GameVisitor>(c: &GameConfig, auto: &Profile, v: V) -> V::Output {
+    let variant = tritium::Variant::parse(&c.variant).expect("resolved variant");
+    v.visit(c, Tritium::new(c.size, variant), auto)
 }
 
 /// Nadraz: the position's arrays are sized for the board, in three steps.
-fn build_nadraz(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
+fn build_nadraz<V: GameVisitor>(c: &GameConfig, auto: &Profile, v: V) -> V::Output {
     const SMALL: usize = nadraz::cell_count(6);
     const MEDIUM: usize = nadraz::cell_count(10);
-    let variant = nadraz::Variant::parse(&config.variant).expect("resolved variant");
-    let (c, n) = (config.clone(), config.size);
-    let cells = nadraz::cell_count(n);
+    let variant = nadraz::Variant::parse(&c.variant).expect("resolved variant");
+    let (n, cells) = (c.size, nadraz::cell_count(c.size));
     if cells <= SMALL {
-        GameSession::boxed(c, Nadraz::<SMALL>::new(n, variant), auto)
+        v.visit(c, Nadraz::<SMALL>::new(n, variant), auto)
     } else if cells <= MEDIUM {
-        GameSession::boxed(c, Nadraz::<MEDIUM>::new(n, variant), auto)
+        v.visit(c, Nadraz::<MEDIUM>::new(n, variant), auto)
     } else {
-        GameSession::boxed(c, Nadraz::<{ nadraz::MAX_CELLS }>::new(n, variant), auto)
+        v.visit(c, Nadraz::<{ nadraz::MAX_CELLS }>::new(n, variant), auto)
     }
 }
 
 /// The narrowest bit set that holds the board's 3n(n-1)+1 cells.
-fn build_ihex(config: &GameConfig, auto: Profile) -> Box<dyn Session> {
-    let n = config.size;
-    let c = config.clone();
+fn build_ihex<V: GameVisitor>(c: &GameConfig, auto: &Profile, v: V) -> V::Output {
+    let n = c.size;
     match 3 * n * (n - 1) + 1 {
-        0..=64 => GameSession::boxed(c, Ihex::<u64>::new(n), auto),
-        65..=128 => GameSession::boxed(c, Ihex::<u128>::new(n), auto),
-        129..=192 => GameSession::boxed(c, Ihex::<Wide<3>>::new(n), auto),
-        193..=256 => GameSession::boxed(c, Ihex::<Wide<4>>::new(n), auto),
-        _ => GameSession::boxed(c, Ihex::<Wide<5>>::new(n), auto),
+        0..=64 => v.visit(c, Ihex::<u64>::new(n), auto),
+        65..=128 => v.visit(c, Ihex::<u128>::new(n), auto),
+        129..=192 => v.visit(c, Ihex::<Wide<3>>::new(n), auto),
+        193..=256 => v.visit(c, Ihex::<Wide<4>>::new(n), auto),
+        _ => v.visit(c, Ihex::<Wide<5>>::new(n), auto),
     }
 }
 
@@ -303,11 +340,13 @@ mod tests {
     }
 
     #[test]
-    fn every_size_builds() {
+    fn every_size_builds_the_game_it_names() {
         for entry in GAMES {
             for size in entry.sizes.0..=entry.sizes.1 {
                 let session = create(&config(entry.name, size, "", 0)).unwrap();
                 assert_eq!(session.config().size, size);
+                assert_eq!(session.config().game, entry.name);
+                assert!(session.describe().starts_with(entry.name));
                 assert!(session.outcome().is_none());
                 assert!(!session.legal_moves().is_empty());
             }

@@ -1,24 +1,46 @@
-//! A game in progress, behind one object-safe trait: the protocol and the
-//! match referee drive any registered game through [`Session`], in move
-//! text, without knowing its types. The generic implementation joins a
-//! [`Game`] to its [`Searcher`].
+//! A game in progress, behind one object-safe trait: the protocol driver
+//! and the match referee drive any registered game through [`Session`], in
+//! move text, without knowing its types. [`GameSession`] joins a [`Game`]
+//! to the searcher chosen for it.
 
-use crate::games::CompactMove;
-use crate::games::{Game, GameRng, Outcome, Seat};
-use crate::perft;
-use crate::registry::GameConfig;
-use crate::search::mcts::Line;
-use crate::search::{Context, Info, Limits, Profile, SearchSettings, Searcher};
-use crate::selfcheck::{self, Coverage};
-use rand::SeedableRng;
+use crate::games::{CompactMove, Game, GameConfig, Outcome, Seat};
+use crate::search::searcher::{self, GamePath};
+use crate::search::{Context, Limits, Report, Root, SearchResult, SearchSettings, Searcher, Setup};
+use crate::tools::perft;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
-/// Totals of a batch of random playouts (the bench and speed reports).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PlayoutStats {
-    pub games: u64,
-    pub plies: u64,
-    pub wins: [u64; 2],
-    pub draws: u64,
+/// What `Search auto` means for one game: the searcher and the MCTS
+/// settings that measured strongest there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    pub searcher: &'static str,
+    pub mcts: crate::search::mcts::MctsConfig,
+}
+
+/// Which searcher to use and how much memory it gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Engine {
+    /// `auto` or a name of the searcher table.
+    pub searcher: &'static str,
+    pub hash_mb: usize,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine {
+            searcher: searcher::AUTO.name,
+            hash_mb: 64,
+        }
+    }
+}
+
+/// The search thread's view of one `go`: when it started, the stop flag,
+/// and where progress goes (moves as text).
+pub struct SearchRun<'a> {
+    pub start: Instant,
+    pub stop: &'a AtomicBool,
+    pub progress: &'a mut (dyn FnMut(&Report<String>) + Send),
 }
 
 pub trait Session: Send {
@@ -30,41 +52,45 @@ pub trait Session: Send {
     /// moves. A bad text leaves the position unchanged; a bad move stops
     /// there, leaving the last legal prefix. Either way the error says why.
     fn set_position(&mut self, text: Option<&str>, moves: &[&str]) -> Result<(), String>;
-    /// Plays one move (it must be legal).
-    fn play(&mut self, mv: &str) -> Result<(), String>;
+    /// Plays one legal move; its canonical text.
+    fn play(&mut self, mv: &str) -> Result<String, String>;
     fn side_to_move(&self) -> Seat;
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self) -> Vec<String>;
     fn is_legal(&self, mv: &str) -> bool;
     fn position_text(&self) -> String;
-    /// The start position's text (what `startpos` means here).
-    fn start_text(&self) -> String;
     /// The moves played since the last `set_position` base, as text.
     fn moves_played(&self) -> Vec<String>;
     fn render(&self) -> String;
     fn hash(&self) -> u64;
-    fn evaluate(&self) -> i32;
-    fn perft(&self, depth: u32, threads: usize) -> u64;
-    fn split_perft(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
-    /// Allocates search memory now (UGI: after the first `isready`).
-    fn prepare(&mut self, settings: &SearchSettings);
+    /// Perft below every legal move (`split`) or in total (one row with an
+    /// empty move); `None` when stopped.
+    fn perft(
+        &self,
+        depth: u32,
+        threads: usize,
+        split: bool,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>>;
+    /// Chooses the searcher and sizes its memory now (before `readyok`,
+    /// never inside a search). Warnings say what could not be had.
+    fn prepare(&mut self, engine: &Engine) -> Vec<String>;
+    /// The searcher `prepare` chose (`auto` resolved).
+    fn searcher_name(&self) -> &'static str;
+    /// Bytes of search memory held.
+    fn memory_bytes(&self) -> usize;
     /// Forgets what searches learned (a new game starts).
     fn new_game(&mut self);
-    /// Searches the current position; None when the game is over.
+    /// Searches the current position; `None` when the game is over.
     fn search(
         &mut self,
         settings: &SearchSettings,
         limits: &Limits,
-        ctx: &mut Context,
-    ) -> Option<(String, Info)>;
-    /// Plays `count` uniformly random games from the current position.
-    fn random_playouts(&self, count: u64, seed: u64) -> PlayoutStats;
-    /// Runs the generic consistency check over `games` random games from
-    /// the current position.
-    fn self_check(&self, games: u64, max_plies: usize, seed: u64) -> Result<Coverage, String>;
-    /// A copy of the game so far, with a fresh searcher (answers queries
+        run: SearchRun,
+    ) -> Option<SearchResult<String>>;
+    /// A copy of the game so far without search memory (answers queries
     /// while this one searches).
-    fn fork(&self) -> Box<dyn Session>;
+    fn snapshot(&self) -> Box<dyn Session>;
 }
 
 pub struct GameSession<G: Game> {
@@ -76,24 +102,22 @@ pub struct GameSession<G: Game> {
     current: G,
     moves: Vec<G::Move>,
     profile: Profile,
-    searcher: Searcher<G>,
+    setup: Setup<G>,
+    searcher: Option<(&'static str, Box<dyn Searcher<G>>)>,
 }
 
 impl<G: Game> GameSession<G> {
-    pub fn new(config: GameConfig, initial: G, profile: Profile) -> Self {
+    pub fn new(config: GameConfig, initial: G, profile: Profile, setup: Setup<G>) -> Self {
         GameSession {
             config,
             base: initial.clone(),
             current: initial.clone(),
             initial,
             moves: Vec::new(),
-            searcher: Searcher::new(profile.clone()),
             profile,
+            setup,
+            searcher: None,
         }
-    }
-
-    pub fn boxed(config: GameConfig, initial: G, profile: Profile) -> Box<dyn Session> {
-        Box::new(Self::new(config, initial, profile))
     }
 
     fn legal_move(&self, text: &str) -> Result<G::Move, String> {
@@ -106,6 +130,14 @@ impl<G: Game> GameSession<G> {
             Err(format!("illegal move '{text}': the game is over"))
         } else {
             Err(format!("illegal move '{text}'"))
+        }
+    }
+
+    fn resolve(&self, name: &'static str) -> &'static str {
+        if name == searcher::AUTO.name {
+            self.profile.searcher
+        } else {
+            name
         }
     }
 }
@@ -141,11 +173,12 @@ impl<G: Game> Session for GameSession<G> {
         Ok(())
     }
 
-    fn play(&mut self, text: &str) -> Result<(), String> {
+    fn play(&mut self, text: &str) -> Result<String, String> {
         let mv = self.legal_move(text)?;
+        let canonical = self.current.format_move(mv);
         self.current.play(mv);
         self.moves.push(mv);
-        Ok(())
+        Ok(canonical)
     }
 
     fn side_to_move(&self) -> Seat {
@@ -170,10 +203,6 @@ impl<G: Game> Session for GameSession<G> {
         self.current.position_text()
     }
 
-    fn start_text(&self) -> String {
-        self.initial.position_text()
-    }
-
     fn moves_played(&self) -> Vec<String> {
         let mut state = self.base.clone();
         self.moves
@@ -194,72 +223,89 @@ impl<G: Game> Session for GameSession<G> {
         self.current.hash()
     }
 
-    fn evaluate(&self) -> i32 {
-        self.current.evaluate()
+    fn perft(
+        &self,
+        depth: u32,
+        threads: usize,
+        split: bool,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>> {
+        if split {
+            let rows = perft::split_perft(&self.current, depth, threads, stop)?;
+            Some(
+                rows.into_iter()
+                    .map(|(mv, n)| (self.current.format_move(mv), n))
+                    .collect(),
+            )
+        } else {
+            let total = perft::parallel_perft(&self.current, depth, threads, stop)?;
+            Some(vec![(String::new(), total)])
+        }
     }
 
-    fn perft(&self, depth: u32, threads: usize) -> u64 {
-        perft::parallel_perft(&self.current, depth, threads)
+    fn prepare(&mut self, engine: &Engine) -> Vec<String> {
+        let name = self.resolve(engine.searcher);
+        if self.searcher.as_ref().is_none_or(|(n, _)| *n != name) {
+            // The old searcher's memory goes before the new one's comes.
+            self.searcher = None;
+            match searcher::build::<G>(name, &self.setup) {
+                Some(built) => self.searcher = Some((name, built)),
+                None => return vec![format!("unknown searcher '{name}'")],
+            }
+        }
+        let (_, searcher) = self.searcher.as_mut().expect("built above");
+        searcher.allocate(engine.hash_mb).into_iter().collect()
     }
 
-    fn split_perft(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
-        perft::split_perft(&self.current, depth, threads)
-            .into_iter()
-            .map(|(mv, n)| (self.current.format_move(mv), n))
-            .collect()
+    fn searcher_name(&self) -> &'static str {
+        self.searcher
+            .as_ref()
+            .map_or(self.profile.searcher, |(name, _)| name)
     }
 
-    fn prepare(&mut self, settings: &SearchSettings) {
-        self.searcher.prepare(settings);
+    fn memory_bytes(&self) -> usize {
+        self.searcher.as_ref().map_or(0, |(_, s)| s.memory_bytes())
     }
 
     fn new_game(&mut self) {
-        self.searcher.clear();
+        if let Some((_, searcher)) = &mut self.searcher {
+            searcher.clear();
+        }
     }
 
     fn search(
         &mut self,
         settings: &SearchSettings,
         limits: &Limits,
-        ctx: &mut Context,
-    ) -> Option<(String, Info)> {
+        run: SearchRun,
+    ) -> Option<SearchResult<String>> {
         if self.current.outcome().is_some() {
             return None;
         }
-        let line = Line {
-            base_key: self.base.hash(),
+        if self.searcher.is_none() {
+            self.prepare(&Engine::default());
+        }
+        let path = GamePath {
+            start_key: self.base.hash(),
             moves: self.moves.iter().map(|m| m.pack()).collect(),
         };
-        let result = self
-            .searcher
-            .search(&self.current, &line, settings, limits, ctx);
-        Some((self.current.format_move(result.best), result.info))
+        let current = &self.current;
+        let progress = run.progress;
+        let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));
+        let mut ctx = Context::new(run.start, run.stop, &mut typed);
+        let (_, searcher) = self.searcher.as_mut().expect("prepared above");
+        let root = Root {
+            position: current,
+            path: &path,
+        };
+        let result = searcher.search(&root, settings, limits, &mut ctx);
+        Some(SearchResult {
+            best: current.format_move(result.best),
+            report: in_text(current, result.report),
+        })
     }
 
-    fn random_playouts(&self, count: u64, seed: u64) -> PlayoutStats {
-        let mut rng = GameRng::seed_from_u64(seed);
-        let mut scratch = Vec::new();
-        let mut stats = PlayoutStats::default();
-        for _ in 0..count {
-            let mut state = self.current.clone();
-            while let Some(mv) = state.random_move(&mut rng, &mut scratch) {
-                state.play(mv);
-                stats.plies += 1;
-            }
-            match state.outcome().expect("a position without moves is over") {
-                Outcome::Win(seat) => stats.wins[seat.index()] += 1,
-                Outcome::Draw => stats.draws += 1,
-            }
-            stats.games += 1;
-        }
-        stats
-    }
-
-    fn self_check(&self, games: u64, max_plies: usize, seed: u64) -> Result<Coverage, String> {
-        selfcheck::check(&self.current, games, max_plies, seed)
-    }
-
-    fn fork(&self) -> Box<dyn Session> {
+    fn snapshot(&self) -> Box<dyn Session> {
         Box::new(GameSession {
             config: self.config.clone(),
             initial: self.initial.clone(),
@@ -267,7 +313,19 @@ impl<G: Game> Session for GameSession<G> {
             current: self.current.clone(),
             moves: self.moves.clone(),
             profile: self.profile.clone(),
-            searcher: Searcher::new(self.profile.clone()),
+            setup: self.setup.clone(),
+            searcher: None,
         })
     }
+}
+
+/// A report with its line of moves from `root` written out as text (each
+/// move in the position it is played in).
+fn in_text<G: Game>(root: &G, report: Report<G::Move>) -> Report<String> {
+    let mut state = root.clone();
+    report.map_moves(|mv| {
+        let text = state.format_move(mv);
+        state.play(mv);
+        text
+    })
 }

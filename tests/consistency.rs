@@ -4,7 +4,9 @@
 //! hash, make/unmake, terminal exactly when a result exists). A new game
 //! gets this for free by being registered.
 
-use quintet::registry::{self, GameConfig};
+use quintet::games::GameConfig;
+use quintet::registry;
+use quintet::runs::selfcheck;
 
 /// Random games per configuration: more for the small, fast boards.
 fn games_for(config: &GameConfig) -> u64 {
@@ -19,9 +21,8 @@ fn games_for(config: &GameConfig) -> u64 {
 fn every_registered_game_keeps_the_contract() {
     let mut failures = Vec::new();
     for config in registry::all_configs() {
-        let session = registry::create(&config).expect("registered configurations build");
-        match session.self_check(games_for(&config), 2_000, 20_261_122) {
-            Ok(coverage) => assert!(
+        match selfcheck::run(&config, games_for(&config), 2_000, 20_261_122) {
+            Ok((_, coverage)) => assert!(
                 coverage.positions > coverage.games,
                 "{config:?} played no moves"
             ),
@@ -41,8 +42,7 @@ fn atoms_stone_counts_keep_the_contract() {
                 variant: variant.into(),
                 stones,
             };
-            let session = registry::create(&config).unwrap();
-            session.self_check(40, 2_000, stones as u64).unwrap();
+            selfcheck::run(&config, 40, 2_000, stones as u64).unwrap();
         }
     }
 }

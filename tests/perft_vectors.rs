@@ -72,7 +72,11 @@ fn run(filter: impl Fn(&Vector) -> bool) -> usize {
         session
             .set_position(None, &moves)
             .expect("vector moves are legal");
-        let got = session.perft(v.depth, threads);
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let rows = session
+            .perft(v.depth, threads, false, &never)
+            .expect("not stopped");
+        let got = rows[0].1;
         if got != v.nodes {
             failures.push(format!(
                 "line {}: {} perft({}) = {got}, expected {}",

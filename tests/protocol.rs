@@ -184,7 +184,7 @@ fn queries_follow_the_position() {
     e.send("go movetime 100");
     let lines = e.until(|l| l.starts_with("bestmove"));
     assert!(lines.iter().any(|l| l.starts_with("info string error: ")));
-    assert_eq!(lines.last().unwrap(), "bestmove none");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
 }
 
 #[test]
@@ -289,21 +289,19 @@ fn isready_and_queries_are_answered_during_an_infinite_search() {
 #[test]
 fn garbage_is_answered_and_the_session_goes_on() {
     let mut e = Engine::start(&[]);
-    for junk in [
-        "hello",
-        "gogo",
-        "query",
-        "query nonsense",
-        "perft x",
-        "setoption",
-        "\u{1b}[A",
-    ] {
+    for junk in ["hello", "gogo", "perft x", "setoption", "\u{1b}[A"] {
         e.send(junk);
         let line = e.next();
         assert!(
             line.starts_with("info string "),
             "'{junk}' answered '{line}'"
         );
+    }
+    // Every query gets its one response, understood or not.
+    for junk in ["query", "query nonsense", "query islegal"] {
+        e.send(junk);
+        assert!(e.next().starts_with("info string error: "), "{junk}");
+        assert_eq!(e.next(), "response unknown", "{junk}");
     }
     e.send("go depth notanumber movetime 50");
     let lines = e.until(|l| l.starts_with("bestmove "));

@@ -2,19 +2,15 @@
 //! the one winning move of a position and (where it proves it) report a
 //! mate score.
 
-use quintet::games::Outcome;
-use quintet::registry::{self, GameConfig};
-use quintet::search::{Algorithm, Context, Info, Limits, Score, SearchSettings};
-use quintet::session::Session;
+use quintet::games::{GameConfig, Outcome};
+use quintet::registry;
+use quintet::search::{Limits, Report, Score, SearchSettings};
+use quintet::session::{Engine, SearchRun, Session};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 fn session(game: &str, variant: &str, fen: &str) -> Box<dyn Session> {
-    let base = GameConfig {
-        game: game.into(),
-        variant: variant.into(),
-        ..GameConfig::default()
-    };
+    let base = GameConfig::named(game).with_variant(variant);
     let mut s = registry::create(&registry::config_for_text(&base, fen)).unwrap();
     s.set_position(Some(fen), &[]).unwrap();
     s
@@ -22,42 +18,38 @@ fn session(game: &str, variant: &str, fen: &str) -> Box<dyn Session> {
 
 fn search(
     s: &mut Box<dyn Session>,
-    algorithm: Algorithm,
+    searcher: &'static str,
     threads: usize,
     limits: Limits,
-) -> (String, Info) {
-    let settings = SearchSettings {
-        algorithm,
-        threads,
+) -> (String, Report<String>) {
+    s.prepare(&Engine {
+        searcher,
         hash_mb: 16,
+    });
+    let settings = SearchSettings {
+        threads,
         seed: 7,
         move_overhead_ms: 0,
         tuning: Default::default(),
     };
-    s.prepare(&settings);
     let stop = AtomicBool::new(false);
-    let mut report = |_: &Info| {};
-    let mut ctx = Context {
+    let run = SearchRun {
         start: Instant::now(),
         stop: &stop,
-        report: &mut report,
+        progress: &mut |_| {},
     };
-    s.search(&settings, &limits, &mut ctx)
-        .expect("the game is not over")
+    let result = s
+        .search(&settings, &limits, run)
+        .expect("the game is not over");
+    (result.best, result.report)
 }
 
 fn nodes(n: u64) -> Limits {
-    Limits {
-        nodes: Some(n),
-        ..Limits::default()
-    }
+    Limits::nodes(n)
 }
 
 fn depth(d: u32) -> Limits {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
-    }
+    Limits::depth(d)
 }
 
 /// Hadron positions with exactly one winning move (found by brute force):
@@ -76,7 +68,7 @@ fn alphabeta_finds_and_proves_forced_wins() {
     for threads in [1, 2] {
         for &(fen, winner, mate) in HADRON_WINS {
             let mut s = session("hadron", "", fen);
-            let (best, info) = search(&mut s, Algorithm::AlphaBeta, threads, depth(6));
+            let (best, info) = search(&mut s, "alphabeta", threads, depth(6));
             assert_eq!(best, winner, "{fen} with {threads} threads");
             assert_eq!(info.score, Score::Mate(mate), "{fen}");
         }
@@ -88,7 +80,7 @@ fn mcts_solver_finds_and_proves_forced_wins() {
     for threads in [1, 2] {
         for &(fen, winner, mate) in HADRON_WINS {
             let mut s = session("hadron", "", fen);
-            let (best, info) = search(&mut s, Algorithm::Mcts, threads, nodes(20_000));
+            let (best, info) = search(&mut s, "mcts", threads, nodes(20_000));
             assert_eq!(best, winner, "{fen} with {threads} threads");
             assert_eq!(info.score, Score::Mate(mate), "{fen}");
         }
@@ -100,15 +92,15 @@ fn every_searcher_empties_the_atoms_board_to_win() {
     // Black's suicide c1->d2 (or c1->d1) leaves no atom at all: white, to
     // move with nothing, has lost.
     let fen = "8/8/8/8/8/8/8/wwb5 b 0 0 0";
-    for algorithm in [Algorithm::Mcts, Algorithm::AlphaBeta] {
+    for algorithm in ["mcts", "alphabeta"] {
         let mut s = session("atoms", "radioactive", fen);
-        let limits = if algorithm == Algorithm::Mcts {
+        let limits = if algorithm == "mcts" {
             nodes(5_000)
         } else {
             depth(3)
         };
         let (best, info) = search(&mut s, algorithm, 1, limits);
-        assert_eq!(info.score, Score::Mate(1), "{algorithm:?}");
+        assert_eq!(info.score, Score::Mate(1), "{algorithm}");
         s.play(&best).unwrap();
         assert_eq!(s.outcome(), Some(Outcome::Win(quintet::games::Seat::P2)));
     }
@@ -116,11 +108,11 @@ fn every_searcher_empties_the_atoms_board_to_win() {
 
 #[test]
 fn node_limited_searches_are_deterministic() {
-    for algorithm in [Algorithm::Mcts, Algorithm::AlphaBeta, Algorithm::UctPlain] {
+    for algorithm in ["mcts", "alphabeta", "uct-plain"] {
         let run = || {
             let mut s = registry::create(&GameConfig::default()).unwrap();
             s.set_position(None, &["c3", "a1"]).unwrap();
-            let limits = if algorithm == Algorithm::AlphaBeta {
+            let limits = if algorithm == "alphabeta" {
                 depth(5)
             } else {
                 nodes(3_000)
@@ -128,25 +120,25 @@ fn node_limited_searches_are_deterministic() {
             let (best, info) = search(&mut s, algorithm, 1, limits);
             (best, info.nodes, info.pv)
         };
-        assert_eq!(run(), run(), "{algorithm:?}");
+        assert_eq!(run(), run(), "{algorithm}");
     }
 }
 
 #[test]
 fn mcts_reuses_its_tree_along_the_game() {
     let mut s = registry::create(&GameConfig::default()).unwrap();
-    let (first, info) = search(&mut s, Algorithm::Mcts, 1, nodes(20_000));
+    let (first, info) = search(&mut s, "mcts", 1, nodes(20_000));
     s.play(&first).unwrap();
     // Follow the expected reply: its subtree was explored and is kept.
     let reply = info.pv[1].clone();
     s.play(&reply).unwrap();
-    let (_, reused) = search(&mut s, Algorithm::Mcts, 1, nodes(1));
+    let (_, reused) = search(&mut s, "mcts", 1, nodes(1));
     assert_eq!(reused.nodes, 1);
     // One new playout, yet the principal variation runs deep: the visits
     // of the earlier search are still there.
     assert!(reused.pv.len() >= 3, "{:?}", reused.pv);
     let mut fresh = registry::create(&GameConfig::default()).unwrap();
     fresh.set_position(None, &[&first, &reply]).unwrap();
-    let (_, cold) = search(&mut fresh, Algorithm::Mcts, 1, nodes(1));
+    let (_, cold) = search(&mut fresh, "mcts", 1, nodes(1));
     assert!(cold.pv.len() <= 1, "{:?}", cold.pv);
 }

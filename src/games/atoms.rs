@@ -9,7 +9,7 @@ use rand::Rng;
 
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
 use super::zobrist::{key, salt};
-use super::{Draw, Game, GameRng, Outcome, Seat, random_below};
+use super::{Dice, Game, GameRng, Outcome, Seat, random_below};
 
 pub const MIN_SIZE: usize = 6;
 pub const MAX_SIZE: usize = 12;
@@ -297,8 +297,8 @@ impl Atoms {
                 return None;
             }
             for _ in 0..TRIES {
-                let mut draw = Draw(rng.next_u64());
-                let cell = self.cell_of(draw.below(self.n), draw.below(self.n));
+                let mut dice = Dice(rng.next_u64());
+                let cell = self.cell_of(dice.roll(self.n), dice.roll(self.n));
                 if self.board[cell] == EMPTY && self.valence(cell) == 1 {
                     return Some(cell as u16);
                 }
@@ -313,10 +313,10 @@ impl Atoms {
         let suicide = self.variant.suicide();
         let directions = self.directions();
         for _ in 0..TRIES {
-            let mut draw = Draw(rng.next_u64());
-            let from = self.pieces[s][draw.below(count)] as usize;
-            let d = directions[draw.below(8)];
-            let distance = if reach == 1 { 1 } else { 1 + draw.below(reach) };
+            let mut dice = Dice(rng.next_u64());
+            let from = self.pieces[s][dice.roll(count)] as usize;
+            let d = directions[dice.roll(8)];
+            let distance = if reach == 1 { 1 } else { 1 + dice.roll(reach) };
             let mut to = from;
             let mut clear = true;
             for _ in 0..distance {

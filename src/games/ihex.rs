@@ -803,15 +803,6 @@ impl<B: Bits> Game for Ihex<B> {
     fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {
         self.random_choice(rng).map(|(mv, _)| mv)
     }
-
-    /// Plays each random move with the effect found while choosing it.
-    fn random_playout(&mut self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Outcome {
-        while let Some((mv, effect)) = self.random_choice(rng) {
-            self.apply_known(mv, effect);
-        }
-        self.outcome()
-            .expect("a position without legal moves is terminal")
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 pub mod atoms;
 pub mod bitboard;
+pub mod config;
 pub mod hadron;
 pub mod hexhex;
 pub mod ihex;
@@ -13,6 +14,8 @@ pub mod nadraz;
 pub mod square;
 pub mod tritium;
 pub mod zobrist;
+
+pub use config::{DEFAULT_GAME, GameConfig};
 
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -25,17 +28,17 @@ pub type GameRng = Xoshiro256PlusPlus;
 /// A uniformly random index below `n` (n > 0), by multiply-high: no division.
 #[inline]
 pub fn random_below(rng: &mut GameRng, n: usize) -> usize {
-    Draw(rng.next_u64()).below(n)
+    Dice(rng.next_u64()).roll(n)
 }
 
-/// Several small uniform draws from one random word: each takes the high
-/// part of word * n and keeps the low part as the next fraction (the bias is
-/// of the order n / 2^64 per draw).
-pub struct Draw(pub u64);
+/// Several small uniform draws from one random word: each roll takes the
+/// high part of word * n and keeps the low part as the next fraction (the
+/// bias is of the order n / 2^64 per roll).
+pub struct Dice(pub u64);
 
-impl Draw {
+impl Dice {
     #[inline]
-    pub fn below(&mut self, n: usize) -> usize {
+    pub fn roll(&mut self, n: usize) -> usize {
         let product = self.0 as u128 * n as u128;
         self.0 = product as u64;
         (product >> 64) as usize
@@ -195,15 +198,6 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// this when skipping the undo record is faster.
     fn play(&mut self, mv: Self::Move) {
         let _ = self.make(mv);
-    }
-
-    /// Plays uniformly random moves to the end of the game.
-    fn random_playout(&mut self, rng: &mut GameRng, scratch: &mut Vec<Self::Move>) -> Outcome {
-        while let Some(mv) = self.random_move(rng, scratch) {
-            self.play(mv);
-        }
-        self.outcome()
-            .expect("a position without legal moves is terminal")
     }
 }
 

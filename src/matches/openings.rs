@@ -13,8 +13,9 @@
 
 use crate::games::{GameRng, random_below};
 use crate::registry::{self, GameConfig};
-use crate::search::{Algorithm, Context, Info, Limits, Score, SearchSettings};
+use crate::search::{Limits, Score, SearchSettings};
 use crate::session::Session;
+use crate::session::{Engine, SearchRun};
 use fxhash::FxHashSet;
 use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
@@ -171,14 +172,15 @@ pub fn generate(config: &GameConfig, generator: &Generator) -> Result<Suite, Str
     }
     let mut session = registry::create(config)?;
     let settings = SearchSettings {
-        algorithm: Algorithm::Mcts,
         threads: 1,
-        hash_mb: 16,
         seed: generator.seed,
         move_overhead_ms: 0,
         tuning: Default::default(),
     };
-    session.prepare(&settings);
+    session.prepare(&Engine {
+        searcher: "mcts",
+        hash_mb: 16,
+    });
     let limits = Limits {
         nodes: Some(generator.nodes.max(1)),
         ..Limits::default()
@@ -210,16 +212,15 @@ pub fn generate(config: &GameConfig, generator: &Generator) -> Result<Suite, Str
             continue;
         }
         session.new_game();
-        let mut report = |_: &Info| {};
-        let mut ctx = Context {
+        let run = SearchRun {
             start: Instant::now(),
             stop: &stop,
-            report: &mut report,
+            progress: &mut |_| {},
         };
-        let Some((_, info)) = session.search(&settings, &limits, &mut ctx) else {
+        let Some(result) = session.search(&settings, &limits, run) else {
             continue;
         };
-        if (win_rate(info.score) - 0.5).abs() > generator.balance {
+        if (win_rate(result.report.score) - 0.5).abs() > generator.balance {
             suite.unbalanced += 1;
             continue;
         }

@@ -1,12 +1,18 @@
 //! The command dispatcher: one method per UGI command, the session it acts
 //! on, and the search thread. No game rules live here.
+//!
+//! Memory is allocated once per game and searcher, before `readyok` (or
+//! before the search when no `isready` came): a changed game or `Hash`
+//! takes effect at the next `isready`, `uginewgame`, `position` or `go`.
 
 use super::Output;
-use super::go;
-use super::options::{self, Changed, Options};
-use crate::registry::{self, GameConfig};
-use crate::search::{Context, Info, Limits, SearchSettings};
-use crate::session::Session;
+use super::command::{self, Command, Query};
+use super::format;
+use super::options::{self, Effect, Options};
+use crate::games::{GameConfig, Seat};
+use crate::registry;
+use crate::search::Limits;
+use crate::session::{SearchRun, Session};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,6 +21,8 @@ use std::time::Instant;
 
 pub const ENGINE_NAME: &str = "quintet";
 pub const AUTHOR: &str = "the quintet developers";
+/// The move sent when there is no move to play (UCI's null move).
+pub const NO_MOVE: &str = "0000";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -22,35 +30,43 @@ pub enum Flow {
     Quit,
 }
 
-/// A search running on its own thread; it hands the session back when done.
+/// Work on its own thread (a search or a perft) that hands the session
+/// back when done.
 struct Running {
     stop: Arc<AtomicBool>,
     handle: JoinHandle<Box<dyn Session>>,
     infinite: bool,
-    /// A copy of the searched position for queries meanwhile.
+    /// A copy of the position for queries meanwhile.
     view: Box<dyn Session>,
 }
 
 pub struct Driver {
     out: Output,
     options: Options,
-    /// The current game; `None` only while a search owns it.
+    /// The current game; `None` only while the search thread holds it.
     session: Option<Box<dyn Session>>,
     running: Option<Running>,
-    /// The first `isready` arrived: memory may be allocated.
-    ready: bool,
+    /// The game options changed since the session was made.
+    game_changed: bool,
+    /// The session's searcher and memory match the options.
+    prepared: bool,
+    /// Why the last `position` (or game option) failed: `go` refuses to
+    /// play until a valid position arrives.
+    invalid_position: Option<String>,
 }
 
 impl Driver {
-    pub fn new(out: Output, game: GameConfig) -> Self {
-        let mut options = Options::default();
-        let session = match registry::create(&game) {
-            Ok(session) => {
-                options.game = game;
-                session
-            }
+    /// A driver for `game` with the options' other values; an unknown game
+    /// falls back to the default one (with an error line).
+    pub fn new(out: Output, mut options: Options) -> Self {
+        let session = match registry::create(&options.game) {
+            Ok(session) => session,
             Err(e) => {
-                out.line(&format!("info string error: {e}; playing the default game"));
+                out.line(&format!(
+                    "info string error: {}; playing the default game",
+                    format::safe(&e)
+                ));
+                options.game = GameConfig::default();
                 registry::create(&options.game).expect("the default game builds")
             }
         };
@@ -59,69 +75,79 @@ impl Driver {
             options,
             session: Some(session),
             running: None,
-            ready: false,
+            game_changed: false,
+            prepared: false,
+            invalid_position: None,
         }
     }
 
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
     fn error(&self, message: &str) {
-        self.out.line(&format!("info string error: {message}"));
+        self.out
+            .line(&format!("info string error: {}", format::safe(message)));
     }
 
     fn warning(&self, message: &str) {
-        self.out.line(&format!("info string warning: {message}"));
+        self.out
+            .line(&format!("info string warning: {}", format::safe(message)));
     }
 
     /// Handles one input line.
     pub fn handle(&mut self, line: &str) -> Flow {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some(command) = tokens.first() else {
-            return Flow::Continue;
-        };
-        let command = command.to_ascii_lowercase();
-        let args = &tokens[1..];
+        let command = command::parse(line);
         // A bug must cost one command, not the session.
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch(&command, args, line)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch(command)));
         match outcome {
             Ok(flow) => flow,
             Err(_) => {
                 self.error(&format!("internal error while handling '{}'", line.trim()));
                 if self.session.is_none() && self.running.is_none() {
                     self.session = registry::create(&self.options.game).ok();
+                    self.prepared = false;
                 }
                 Flow::Continue
             }
         }
     }
 
-    fn dispatch(&mut self, command: &str, args: &[&str], line: &str) -> Flow {
+    fn dispatch(&mut self, command: Command) -> Flow {
         match command {
-            "ugi" | "uci" => self.ugi(),
-            "isready" => self.isready(),
-            "setoption" => self.setoption(args),
-            "uginewgame" | "ucinewgame" => self.new_game(),
-            "position" => self.position(args),
-            "go" => self.go(args),
-            "stop" => self.stop_search(),
-            "query" => self.query(args),
-            "d" => self.display(),
-            "perft" => self.perft(args, false),
-            "splitperft" => self.perft(args, true),
-            "quit" => return Flow::Quit,
-            _ => self.error(&format!("unknown command '{}'", line.trim())),
+            Command::Nothing => {}
+            Command::Ugi => self.handshake("ugiok"),
+            Command::Uci => self.handshake("uciok"),
+            Command::IsReady => self.isready(),
+            Command::SetOption { name, value } => self.setoption(&name, &value),
+            Command::NewGame => self.new_game(),
+            Command::Position { text, moves } => self.position(text.as_deref(), &moves),
+            Command::Go { limits, warnings } => {
+                for w in warnings {
+                    self.warning(&w);
+                }
+                self.go(limits)
+            }
+            Command::Perft { depth, split } => self.perft(depth, split),
+            Command::Stop => self.wait_for_work(true),
+            Command::Query(query) => self.query(query),
+            Command::Display => self.display(),
+            Command::Quit => return Flow::Quit,
+            Command::Invalid(reason) => self.error(&reason),
         }
         Flow::Continue
     }
 
-    /// Ends the session: an infinite search is stopped, a bounded one may
-    /// finish and report its move.
+    /// Ends the session: an infinite search (or a perft) is stopped, a
+    /// bounded search may finish and report its move.
     pub fn finish(&mut self) {
         let infinite = self.running.as_ref().is_some_and(|r| r.infinite);
-        self.wait_for_search(infinite);
+        self.wait_for_work(infinite);
     }
 
-    /// Joins the search thread (stopping it first if asked) and takes the
+    /// Joins the work thread (stopping it first if asked) and takes the
     /// session back.
-    fn wait_for_search(&mut self, stop: bool) {
+    fn wait_for_work(&mut self, stop: bool) {
         let Some(running) = self.running.take() else {
             return;
         };
@@ -131,29 +157,35 @@ impl Driver {
         match running.handle.join() {
             Ok(session) => self.session = Some(session),
             Err(_) => {
-                // The search thread catches its own panics; this is a last resort.
+                // The work thread catches its own panics; this is a last resort.
                 self.error("the search thread failed; the game is restarted");
                 self.session = registry::create(&self.options.game).ok();
+                self.prepared = false;
             }
         }
     }
 
-    /// The session, once no search holds it.
+    /// The session, once no work holds it.
     fn session(&mut self) -> &mut Box<dyn Session> {
-        self.wait_for_search(true);
+        self.wait_for_work(true);
         if self.session.is_none() {
-            self.session = registry::create(&GameConfig::default()).ok();
+            // Only after a failed recovery: the configured game, afresh.
+            let game = registry::create(&self.options.game)
+                .or_else(|_| registry::create(&GameConfig::default()))
+                .expect("the default game builds");
+            self.session = Some(game);
+            self.prepared = false;
         }
         self.session.as_mut().expect("a session exists")
     }
 
-    /// The position to answer questions about (a copy while searching).
+    /// The position to answer questions about (a copy while working).
     fn view(&mut self) -> &dyn Session {
-        let searching = self
+        let busy = self
             .running
             .as_ref()
             .is_some_and(|r| !r.handle.is_finished());
-        if !searching {
+        if !busy {
             self.session();
         }
         match (&self.running, &self.session) {
@@ -163,158 +195,164 @@ impl Driver {
         }
     }
 
-    fn ugi(&mut self) {
-        self.out.line(&format!(
-            "id name {ENGINE_NAME} {}",
-            env!("CARGO_PKG_VERSION")
-        ));
-        self.out.line(&format!("id author {AUTHOR}"));
-        for line in options::option_lines(&self.options) {
-            self.out.line(&line);
-        }
-        self.out.line("ugiok");
-    }
-
-    fn isready(&mut self) {
-        if !self.ready {
-            self.ready = true;
-            if let Some(session) = &mut self.session {
-                session.prepare(&self.options.search);
-            }
-        }
-        self.out.line("readyok");
-    }
-
-    fn setoption(&mut self, args: &[&str]) {
-        // setoption name <name words> [value <value words>]
-        let lower: Vec<String> = args.iter().map(|a| a.to_ascii_lowercase()).collect();
-        let Some(name_at) = lower.iter().position(|a| a == "name") else {
-            self.warning("setoption needs 'name <option> value <value>'");
-            return;
-        };
-        let value_at = lower
-            .iter()
-            .position(|a| a == "value")
-            .unwrap_or(args.len());
-        if value_at < name_at {
-            self.warning("setoption needs 'name <option> value <value>'");
-            return;
-        }
-        let name = args[name_at + 1..value_at].join(" ");
-        let value = args
-            .get(value_at + 1..)
-            .map(|v| v.join(" "))
-            .unwrap_or_default();
-        match options::set(&mut self.options, &name, &value) {
-            Ok(Changed::Memory) => {
-                if self.ready
-                    && let Some(session) = &mut self.session
-                {
-                    session.prepare(&self.options.search);
-                }
-            }
-            Ok(Changed::Game | Changed::Search) => {}
-            Err(e) => self.warning(&format!("setoption {name}: {e}")),
-        }
-    }
-
-    /// Makes the session match the options (and the size of `text`, a
-    /// position text, if given); keeps it when nothing changed.
-    fn sync_game(&mut self, text: Option<&str>) -> Result<(), String> {
+    /// Makes the session the configured game: a new one at its start
+    /// position when the game or its parameters (or the size a position
+    /// `text` asks for) differ from the session's; then prepares it.
+    fn sync(&mut self, text: Option<&str>) -> Result<(), String> {
         let wanted = match text {
             Some(text) => registry::config_for_text(&self.options.game, text),
             None => self.options.game.clone(),
         };
         let resolved = registry::resolve(&wanted)?;
         if self.session().config() != &resolved {
-            let mut session = registry::create(&resolved)?;
-            if self.ready {
-                session.prepare(&self.options.search);
-            }
-            self.session = Some(session);
+            // The old game's memory goes before the new game's comes.
+            self.session = None;
+            self.session = Some(registry::create(&resolved)?);
+            self.prepared = false;
         }
+        self.game_changed = false;
+        self.prepare();
         Ok(())
     }
 
-    fn new_game(&mut self) {
-        if let Err(e) = self.sync_game(None) {
+    /// Gives the session the configured searcher and memory, if it has
+    /// not got them yet.
+    fn prepare(&mut self) {
+        if self.prepared {
+            return;
+        }
+        let engine = self.options.engine.clone();
+        let warnings = self.session().prepare(&engine);
+        for w in warnings {
+            self.warning(&w);
+        }
+        self.prepared = true;
+    }
+
+    fn handshake(&mut self, done: &str) {
+        self.out.line(&format!(
+            "id name {ENGINE_NAME} {}",
+            env!("CARGO_PKG_VERSION")
+        ));
+        self.out.line(&format!("id author {AUTHOR}"));
+        for spec in options::OPTIONS {
+            self.out.line(&format::option(spec));
+        }
+        self.out.line(done);
+    }
+
+    fn isready(&mut self) {
+        // While a search runs, its memory is in use: answer at once.
+        if self.running.is_none()
+            && let Err(e) = self.sync(None)
+        {
+            self.game_error(e);
+        }
+        self.out.line("readyok");
+    }
+
+    /// The configured game cannot be made: say so (once per reason) and
+    /// refuse to search until a valid position is set.
+    fn game_error(&mut self, reason: String) {
+        if self.invalid_position.as_ref() != Some(&reason) {
             let current = self.session().describe();
-            self.error(&format!("{e}; keeping {current}"));
+            self.error(&format!("{reason}; keeping {current}"));
+        }
+        self.invalid_position = Some(reason);
+    }
+
+    fn setoption(&mut self, name: &str, value: &str) {
+        let spec = options::find(name);
+        match options::set(&mut self.options, name, value) {
+            Ok(Effect::Game) => self.game_changed = true,
+            Ok(Effect::Engine) => self.prepared = false,
+            Ok(Effect::Search) => {}
+            Err(e) => {
+                let message = format!("setoption {name}: {e}");
+                if spec.is_some_and(|s| s.effect() == Effect::Game) {
+                    // The game asked for is not the one the engine has.
+                    self.error(&format!("{message}; no position until a valid one is set"));
+                    self.invalid_position = Some(message);
+                } else {
+                    self.warning(&message);
+                }
+            }
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Err(e) = self.sync(None) {
+            self.game_error(e);
             return;
         }
         let session = self.session();
         session.new_game();
-        if let Err(e) = session.set_position(None, &[]) {
-            self.error(&e);
+        match session.set_position(None, &[]) {
+            Ok(()) => self.invalid_position = None,
+            Err(e) => self.error(&e),
         }
     }
 
-    fn position(&mut self, args: &[&str]) {
-        let moves_at = args
-            .iter()
-            .position(|a| a.eq_ignore_ascii_case("moves"))
-            .unwrap_or(args.len());
-        let moves = args.get(moves_at + 1..).unwrap_or(&[]);
-        let text = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
-            Some("startpos") if moves_at == 1 => None,
-            Some("fen") if moves_at > 1 => Some(args[1..moves_at].join(" ")),
-            _ => {
-                self.error("position needs 'startpos' or 'fen <position text>', then optionally 'moves ...'");
-                return;
-            }
-        };
-        if let Err(e) = self.sync_game(text.as_deref()) {
+    fn position(&mut self, text: Option<&str>, moves: &[String]) {
+        if let Err(e) = self.sync(text) {
             let prefix = if text.is_some() {
                 "bad position text: "
             } else {
                 ""
             };
             self.error(&format!("{prefix}{e}"));
+            self.invalid_position = Some(format!("{prefix}{e}"));
             return;
         }
-        if let Err(e) = self.session().set_position(text.as_deref(), moves) {
-            self.error(&e);
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        match self.session().set_position(text, &moves) {
+            Ok(()) => self.invalid_position = None,
+            Err(e) => {
+                self.error(&e);
+                self.invalid_position = Some(e);
+            }
         }
     }
 
-    fn go(&mut self, args: &[&str]) {
+    fn go(&mut self, mut limits: Limits) {
         let start = Instant::now();
-        let (limits, warnings) = go::parse(args);
-        for w in warnings {
-            self.warning(&w);
-        }
-        let settings = self.options.search.clone();
-        let mut session = self.session.take().filter(|_| self.running.is_none());
-        if session.is_none() {
-            // A search already runs (protocol misuse): end it first.
-            self.wait_for_search(true);
-            session = self.session.take();
-        }
-        let Some(mut session) = session else {
-            self.error("no game to search");
-            self.out.line("bestmove none");
+        // A search already running (protocol misuse) ends first.
+        self.wait_for_work(true);
+        if let Some(reason) = &self.invalid_position {
+            self.error(&format!("no valid position to search ({reason})"));
+            self.out.line(&format!("bestmove {NO_MOVE}"));
             return;
-        };
+        }
+        if self.game_changed
+            && let Err(e) = self.sync(None)
+        {
+            self.error(&e);
+            self.out.line(&format!("bestmove {NO_MOVE}"));
+            return;
+        }
+        self.prepare();
+        let session = self.session();
         if let Some(outcome) = session.outcome() {
-            self.error(&format!("the game is over ({})", outcome.ugi_word()));
-            self.out.line("bestmove none");
-            self.session = Some(session);
+            let word = outcome.ugi_word();
+            self.error(&format!("the game is over ({word})"));
+            self.out.line(&format!("bestmove {NO_MOVE}"));
             return;
         }
-        session.prepare(&settings);
-        let view = session.fork();
+        let side = session.side_to_move();
+        if let Some(warning) = fill_missing_clock(&mut limits, side) {
+            self.warning(&warning);
+        }
+        let mut session = self.session.take().expect("a session exists");
+        let view = session.snapshot();
+        let settings = self.options.search.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
         let thread_stop = Arc::clone(&stop);
         let infinite = limits.infinite;
-        let handle = thread::Builder::new()
-            .name("search".into())
-            .stack_size(32 << 20)
-            .spawn(move || {
-                run_search(&mut session, &settings, &limits, start, &thread_stop, &out);
-                session
-            })
-            .expect("spawn the search thread");
+        let handle = spawn_worker(move || {
+            run_search(&mut session, &settings, &limits, start, &thread_stop, &out);
+            session
+        });
         self.running = Some(Running {
             stop,
             handle,
@@ -323,21 +361,55 @@ impl Driver {
         });
     }
 
-    fn stop_search(&mut self) {
-        self.wait_for_search(true);
+    /// Perft runs like a search: on its own thread, stopped by `stop` and
+    /// `quit`, with `isready` and queries answered meanwhile.
+    fn perft(&mut self, depth: u32, split: bool) {
+        let threads = self.options.search.threads;
+        self.session();
+        let session = self.session.take().expect("a session exists");
+        let view = session.snapshot();
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = Arc::clone(&stop);
+        let out = self.out.clone();
+        let handle = spawn_worker(move || {
+            let start = Instant::now();
+            match session.perft(depth, threads, split, &thread_stop) {
+                Some(rows) => {
+                    if split {
+                        for (mv, count) in &rows {
+                            out.line(&format!("{mv} {count}"));
+                        }
+                    }
+                    let total: u64 = if split && depth == 0 {
+                        1
+                    } else {
+                        rows.iter().map(|(_, n)| n).sum()
+                    };
+                    let ms = start.elapsed().as_millis() as u64;
+                    out.line(&format!(
+                        "perft depth {depth} nodes {total} time {ms} nps {}",
+                        total * 1000 / ms.max(1)
+                    ));
+                }
+                None => out.line(&format!("info string perft {depth} stopped")),
+            }
+            session
+        });
+        self.running = Some(Running {
+            stop,
+            handle,
+            infinite: true,
+            view,
+        });
     }
 
-    fn query(&mut self, args: &[&str]) {
-        let Some(question) = args.first().map(|q| q.to_ascii_lowercase()) else {
-            self.error("query needs a question: gameover, p1turn, result, moves, fen, islegal <move>, game");
-            return;
-        };
+    fn query(&mut self, query: Query) {
         let view = self.view();
-        let answer = match question.as_str() {
-            "gameover" => view.outcome().is_some().to_string(),
-            "p1turn" => (view.side_to_move() == crate::games::Seat::P1).to_string(),
-            "result" => view.outcome().map_or("none", |o| o.ugi_word()).to_string(),
-            "moves" => {
+        let answer = match query {
+            Query::GameOver => view.outcome().is_some().to_string(),
+            Query::P1Turn => (view.side_to_move() == Seat::P1).to_string(),
+            Query::Result => view.outcome().map_or("none", |o| o.ugi_word()).to_string(),
+            Query::Moves => {
                 let moves = view.legal_moves();
                 if moves.is_empty() {
                     "none".to_string()
@@ -345,18 +417,12 @@ impl Driver {
                     moves.join(" ")
                 }
             }
-            "fen" | "position" => view.position_text(),
-            "islegal" => match args.get(1) {
-                Some(mv) => view.is_legal(mv).to_string(),
-                None => {
-                    self.error("query islegal needs a move");
-                    return;
-                }
-            },
-            "game" => view.describe(),
-            _ => {
-                self.error(&format!("unknown query '{question}'"));
-                return;
+            Query::Fen => view.position_text(),
+            Query::IsLegal(mv) => view.is_legal(&mv).to_string(),
+            Query::Game => view.describe(),
+            Query::Unknown(reason) => {
+                self.error(&reason);
+                "unknown".to_string()
             }
         };
         self.out.line(&format!("response {answer}"));
@@ -381,65 +447,62 @@ impl Driver {
             self.out.line(line);
         }
     }
+}
 
-    fn perft(&mut self, args: &[&str], split: bool) {
-        let depth = match args.first().map(|d| d.parse::<u32>()) {
-            Some(Ok(depth)) if depth <= 64 => depth,
-            _ => {
-                self.error("perft needs a depth from 0 to 64");
-                return;
-            }
-        };
-        let threads = self.options.search.threads;
-        let out = self.out.clone();
-        let session = self.session();
-        let start = Instant::now();
-        let total = if split {
-            let splits = session.split_perft(depth, threads);
-            for (mv, count) in &splits {
-                out.line(&format!("{mv} {count}"));
-            }
-            if depth == 0 {
-                1
-            } else {
-                splits.iter().map(|(_, n)| n).sum()
-            }
-        } else {
-            session.perft(depth, threads)
-        };
-        let ms = start.elapsed().as_millis() as u64;
-        out.line(&format!(
-            "perft depth {depth} nodes {total} time {ms} nps {}",
-            total * 1000 / ms.max(1)
-        ));
+/// A clock for one side only: the side to move gets the other's clock (a
+/// safe guess) and a warning, instead of a search without a limit.
+fn fill_missing_clock(limits: &mut Limits, side: Seat) -> Option<String> {
+    let mine = side.index();
+    let theirs = side.other().index();
+    if limits.time[mine].is_some() || limits.time[theirs].is_none() {
+        return None;
     }
+    limits.time[mine] = limits.time[theirs];
+    if limits.inc[mine] == 0 {
+        limits.inc[mine] = limits.inc[theirs];
+    }
+    Some(format!(
+        "go gave no clock for {}, the side to move; using {}'s",
+        side.name(),
+        side.other().name()
+    ))
+}
+
+fn spawn_worker(
+    work: impl FnOnce() -> Box<dyn Session> + Send + 'static,
+) -> JoinHandle<Box<dyn Session>> {
+    thread::Builder::new()
+        .name("search".into())
+        .stack_size(32 << 20)
+        .spawn(work)
+        .expect("spawn the search thread")
 }
 
 /// The body of the search thread: search, report, answer `bestmove`.
 fn run_search(
     session: &mut Box<dyn Session>,
-    settings: &SearchSettings,
+    settings: &crate::search::SearchSettings,
     limits: &Limits,
     start: Instant,
     stop: &AtomicBool,
     out: &Output,
 ) {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let report_out = out.clone();
-        let mut report = move |info: &Info| report_out.line(&info.to_line());
-        let mut ctx = Context {
+        let progress_out = out.clone();
+        let mut progress = move |report: &_| progress_out.line(&format::info(report));
+        let run = SearchRun {
             start,
             stop,
-            report: &mut report,
+            progress: &mut progress,
         };
-        session.search(settings, limits, &mut ctx)
+        session.search(settings, limits, run)
     }));
     match result {
-        Ok(Some((mv, _))) => out.line(&format!("bestmove {mv}")),
-        Ok(None) => {
-            out.line("info string error: the game is over");
-            out.line("bestmove none");
+        Ok(Some(result)) => {
+            out.line(&format::info(&result.report));
+            out.line(&format!("bestmove {}", result.best));
         }
+        Ok(None) => out.line(&format!("bestmove {NO_MOVE}")),
         Err(_) => {
             // Never leave the manager without a (legal) move.
             out.line(
@@ -448,7 +511,7 @@ fn run_search(
             let fallback = session.legal_moves().into_iter().next();
             out.line(&format!(
                 "bestmove {}",
-                fallback.as_deref().unwrap_or("none")
+                fallback.as_deref().unwrap_or(NO_MOVE)
             ));
         }
     }

@@ -3,12 +3,13 @@
 //! thread forwards input lines, so `isready` and `stop` are answered while
 //! a search runs on its own thread.
 
+pub mod command;
 pub mod driver;
-pub mod go;
+pub mod format;
 pub mod options;
 
-use crate::registry::GameConfig;
 use driver::{Driver, Flow};
+use options::Options;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
@@ -31,8 +32,9 @@ impl Output {
     }
 }
 
-/// Runs the UGI loop until `quit` or the end of input.
-pub fn run<R: BufRead + Send + 'static>(mut input: R, output: Output, game: GameConfig) {
+/// Runs the UGI loop until `quit` or the end of input, starting with
+/// `options` (the command line's).
+pub fn run<R: BufRead + Send + 'static>(mut input: R, output: Output, options: Options) {
     let (lines, received) = mpsc::channel::<String>();
     thread::Builder::new()
         .name("input".into())
@@ -53,7 +55,7 @@ pub fn run<R: BufRead + Send + 'static>(mut input: R, output: Output, game: Game
             }
         })
         .expect("spawn the input thread");
-    let mut driver = Driver::new(output, game);
+    let mut driver = Driver::new(output, options);
     while let Ok(line) = received.recv() {
         log::debug!("<< {}", line.trim_end());
         if driver.handle(&line) == Flow::Quit {

@@ -1,215 +1,300 @@
-//! The UGI options: their `option` lines for `ugi`, and `setoption`.
+//! The engine's options, declared once in [`OPTIONS`]: name, type, default,
+//! bounds or values, help, and what each sets. The `ugi` reply, `setoption`
+//! parsing and validation, the command line's flags and protocol.md's
+//! option table all come from this table.
 
-use crate::registry::{self, GameConfig};
-use crate::search::{Algorithm, SearchSettings};
-
-pub const MAX_HASH_MB: usize = 65_536;
-pub const MAX_THREADS: usize = 64;
-pub const MAX_OVERHEAD_MS: u64 = 5_000;
+use crate::games::GameConfig;
+use crate::registry;
+use crate::search::SearchSettings;
+use crate::search::searcher;
+use crate::session::Engine;
 
 /// Everything the options control.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
     pub game: GameConfig,
+    pub engine: Engine,
     pub search: SearchSettings,
 }
 
-/// Every variant name any registered game knows, in registry order.
-fn all_variants() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = Vec::new();
-    for entry in registry::GAMES {
-        for v in entry.variants {
-            if !names.contains(v) {
-                names.push(v);
-            }
+/// An option's type, with its default and limits.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Combo {
+        default: &'static str,
+        values: fn() -> Vec<&'static str>,
+    },
+    Check {
+        default: bool,
+    },
+    Text {
+        default: &'static str,
+    },
+}
+
+/// A value that passed its option's validation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    /// A combo value in its canonical spelling, or a text.
+    Text(String),
+    Bool(bool),
+}
+
+impl Value {
+    fn int(&self) -> i64 {
+        match self {
+            Value::Int(v) => *v,
+            _ => 0,
         }
     }
-    names
-}
 
-fn max_size() -> usize {
-    registry::GAMES.iter().map(|g| g.sizes.1).max().unwrap_or(0)
-}
-
-fn max_stones() -> usize {
-    registry::GAMES
-        .iter()
-        .filter_map(|g| g.stones.map(|s| s.1))
-        .max()
-        .unwrap_or(0)
-}
-
-fn combo(name: &str, default: &str, values: &[&str]) -> String {
-    let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-    format!(
-        "option name {name} type combo default {default} {}",
-        vars.join(" ")
-    )
-}
-
-fn spin(name: &str, default: u64, min: u64, max: u64) -> String {
-    format!("option name {name} type spin default {default} min {min} max {max}")
-}
-
-/// The `option` lines announced after `ugi`.
-pub fn option_lines(options: &Options) -> Vec<String> {
-    let defaults = SearchSettings::default();
-    vec![
-        combo("Game", &options.game.game, &registry::names()),
-        spin("Size", 0, 0, max_size() as u64),
-        combo("Variant", "standard", &all_variants()),
-        spin("Stones", 0, 0, max_stones() as u64),
-        spin("Hash", defaults.hash_mb as u64, 1, MAX_HASH_MB as u64),
-        spin("Threads", 1, 1, MAX_THREADS as u64),
-        spin("Seed", 0, 0, i64::MAX as u64),
-        combo("Search", "auto", &Algorithm::NAMES),
-        spin(
-            "MoveOverhead",
-            defaults.move_overhead_ms,
-            0,
-            MAX_OVERHEAD_MS,
-        ),
-        // Tuning knobs for MCTS; 0 keeps the game's own setting.
-        spin("Exploration", 0, 0, 1000),
-        spin("ExpandAfter", 0, 0, 1000),
-        spin("PlayoutCutoff", 0, 0, 1000),
-        spin("EvalScale", 0, 0, 100_000),
-        spin("Rave", 0, 0, 100_000),
-        combo("Transpositions", "default", &["default", "on", "off"]),
-        "option name Probe type spin default -1 min -1 max 100".to_string(),
-    ]
+    fn text(&self) -> &str {
+        match self {
+            Value::Text(t) => t,
+            _ => "",
+        }
+    }
 }
 
 /// What a successful `setoption` changed.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Changed {
-    /// Takes effect at the next `uginewgame` or `position`.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub enum Effect {
+    /// The game: a new session at the next `isready`, `position`,
+    /// `uginewgame` or `go`.
     Game,
-    /// Search memory must be reallocated.
-    Memory,
+    /// The searcher or its memory: prepared again before the next search.
+    Engine,
+    /// Search settings, read by the next `go`.
     Search,
 }
 
-fn number(value: &str, min: u64, max: u64) -> Result<u64, String> {
-    match value.trim().parse::<u64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "value '{value}' is not a whole number from {min} to {max}"
-        )),
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub help: &'static str,
+    apply: fn(&mut Options, &Value),
+}
+
+pub const MAX_HASH_MB: i64 = 65_536;
+pub const MAX_THREADS: i64 = 64;
+
+/// Tuning values of 0 keep the game's own setting.
+fn tuning(value: &Value) -> Option<i64> {
+    Some(value.int()).filter(|&v| v > 0)
+}
+
+fn variants() -> Vec<&'static str> {
+    registry::all_variants()
+}
+
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Game",
+        kind: Kind::Combo {
+            default: crate::games::DEFAULT_GAME,
+            values: registry::names,
+        },
+        help: "the game to play",
+        apply: |o, v| o.game.game = v.text().to_string(),
+    },
+    OptionSpec {
+        name: "Size",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 16,
+        },
+        help: "board size (0: the game's default)",
+        apply: |o, v| o.game.size = v.int() as usize,
+    },
+    OptionSpec {
+        name: "Variant",
+        kind: Kind::Combo {
+            default: "standard",
+            values: variants,
+        },
+        help: "rules variant (each game lists its own)",
+        apply: |o, v| o.game.variant = v.text().to_string(),
+    },
+    OptionSpec {
+        name: "Stones",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 20,
+        },
+        help: "stones per player in Atoms (0: the default)",
+        apply: |o, v| o.game.stones = v.int() as usize,
+    },
+    OptionSpec {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 64,
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+        help: "search memory in MiB (tree or table; allocated before readyok)",
+        apply: |o, v| o.engine.hash_mb = v.int() as usize,
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+        help: "search threads",
+        apply: |o, v| o.search.threads = v.int() as usize,
+    },
+    OptionSpec {
+        name: "Seed",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: i64::MAX,
+        },
+        help: "seed of the searchers' random numbers",
+        apply: |o, v| o.search.seed = v.int() as u64,
+    },
+    OptionSpec {
+        name: "Search",
+        kind: Kind::Combo {
+            default: "auto",
+            values: searcher::names,
+        },
+        help: "the searcher (see the searcher table)",
+        apply: |o, v| {
+            o.engine.searcher = searcher::canonical(v.text()).unwrap_or(searcher::AUTO.name)
+        },
+    },
+    OptionSpec {
+        name: "MoveOverhead",
+        kind: Kind::Spin {
+            default: 20,
+            min: 0,
+            max: 5_000,
+        },
+        help: "milliseconds kept back from every clock for I/O lag",
+        apply: |o, v| o.search.move_overhead_ms = v.int() as u64,
+    },
+    OptionSpec {
+        name: "Exploration",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 1_000,
+        },
+        help: "MCTS exploration constant in hundredths (0: the game's own)",
+        apply: |o, v| o.search.tuning.exploration = tuning(v).map(|h| h as f32 / 100.0),
+    },
+    OptionSpec {
+        name: "ExpandAfter",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 1_000,
+        },
+        help: "MCTS visits before a leaf expands (0: the game's own)",
+        apply: |o, v| o.search.tuning.expand_after = tuning(v).map(|n| n as u32),
+    },
+    OptionSpec {
+        name: "PlayoutCutoff",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 1_000,
+        },
+        help: "MCTS playout plies before the evaluation scores it (0: the game's own)",
+        apply: |o, v| o.search.tuning.playout_cutoff = tuning(v).map(|n| n as u32),
+    },
+    OptionSpec {
+        name: "EvalScale",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 100_000,
+        },
+        help: "evaluation meaning a 73% win chance in cut playouts (0: the game's own)",
+        apply: |o, v| o.search.tuning.eval_scale = tuning(v).map(|n| n as f32),
+    },
+];
+
+/// The spec of an option, by name: case-insensitive, spaces ignored
+/// (`Move Overhead` is `MoveOverhead`).
+pub fn find(name: &str) -> Option<&'static OptionSpec> {
+    let key: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+    OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&key))
+}
+
+impl OptionSpec {
+    /// Checks `text` against the option's type and limits.
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        let text = text.trim();
+        match self.kind {
+            Kind::Spin { min, max, .. } => match text.parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(Value::Int(v)),
+                _ => Err(format!(
+                    "value '{text}' is not a whole number from {min} to {max}"
+                )),
+            },
+            Kind::Combo { values, .. } => values()
+                .into_iter()
+                .find(|v| v.eq_ignore_ascii_case(text))
+                .map(|v| Value::Text(v.to_string()))
+                .ok_or_else(|| format!("value '{text}' is not one of: {}", values().join(", "))),
+            Kind::Check { .. } => match text.to_ascii_lowercase().as_str() {
+                "true" | "on" | "1" => Ok(Value::Bool(true)),
+                "false" | "off" | "0" => Ok(Value::Bool(false)),
+                _ => Err(format!("value '{text}' is not true or false")),
+            },
+            Kind::Text { .. } => Ok(Value::Text(text.to_string())),
+        }
+    }
+
+    /// What changing this option affects.
+    pub fn effect(&self) -> Effect {
+        match self.name {
+            "Game" | "Size" | "Variant" | "Stones" => Effect::Game,
+            "Hash" | "Search" => Effect::Engine,
+            _ => Effect::Search,
+        }
+    }
+
+    /// The default as text.
+    pub fn default_text(&self) -> String {
+        match self.kind {
+            Kind::Spin { default, .. } => default.to_string(),
+            Kind::Combo { default, .. } => default.to_string(),
+            Kind::Check { default } => default.to_string(),
+            Kind::Text { default } => default.to_string(),
+        }
+    }
+
+    /// The command-line flag: `MoveOverhead` is `--move-overhead`.
+    pub fn flag(&self) -> String {
+        let mut flag = String::new();
+        for (i, c) in self.name.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                flag.push('-');
+            }
+            flag.push(c.to_ascii_lowercase());
+        }
+        flag
     }
 }
 
-/// A tuning value from 0 to `max`, where 0 means "the game's own" (None).
-fn override_value(value: &str, max: u64) -> Result<Option<u64>, String> {
-    Ok(Some(number(value, 0, max)?).filter(|&v| v > 0))
-}
-
-/// Applies `setoption name <name> value <value>`. Names are case-insensitive
-/// and may be written with spaces (`Move Overhead`).
-pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Changed, String> {
-    let key: String = name
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let value = value.trim();
-    let result = match key.as_str() {
-        "game" => {
-            let entry = registry::find(value)?;
-            options.game.game = entry.name.to_string();
-            Changed::Game
-        }
-        "size" => {
-            options.game.size = number(value, 0, max_size() as u64)? as usize;
-            Changed::Game
-        }
-        "variant" => {
-            let lower = value.to_ascii_lowercase();
-            if !lower.is_empty() && !all_variants().contains(&lower.as_str()) {
-                return Err(format!(
-                    "unknown variant '{value}' (variants: {})",
-                    all_variants().join(", ")
-                ));
-            }
-            options.game.variant = lower;
-            Changed::Game
-        }
-        "stones" => {
-            options.game.stones = number(value, 0, max_stones() as u64)? as usize;
-            Changed::Game
-        }
-        "hash" => {
-            options.search.hash_mb = number(value, 1, MAX_HASH_MB as u64)? as usize;
-            Changed::Memory
-        }
-        "threads" => {
-            options.search.threads = number(value, 1, MAX_THREADS as u64)? as usize;
-            Changed::Search
-        }
-        "seed" => {
-            options.search.seed = number(value, 0, i64::MAX as u64)?;
-            Changed::Search
-        }
-        "search" => {
-            options.search.algorithm = Algorithm::parse(value).ok_or_else(|| {
-                format!(
-                    "unknown search '{value}' (searches: {})",
-                    Algorithm::NAMES.join(", ")
-                )
-            })?;
-            Changed::Search
-        }
-        "exploration" => {
-            let hundredths = override_value(value, 1000)?;
-            options.search.tuning.exploration = hundredths.map(|v| v as f32 / 100.0);
-            Changed::Search
-        }
-        "expandafter" => {
-            options.search.tuning.expand_after = override_value(value, 1000)?.map(|v| v as u32);
-            Changed::Search
-        }
-        "playoutcutoff" => {
-            options.search.tuning.playout_cutoff = override_value(value, 1000)?.map(|v| v as u32);
-            Changed::Search
-        }
-        "evalscale" => {
-            options.search.tuning.eval_scale = override_value(value, 100_000)?.map(|v| v as f32);
-            Changed::Search
-        }
-        "rave" => {
-            options.search.tuning.rave = override_value(value, 100_000)?.map(|v| v as f32);
-            Changed::Search
-        }
-        "probe" => {
-            // -1: the game's own; 0: off; else the percentage of the move.
-            options.search.tuning.probe = match value.trim().parse::<i64>() {
-                Ok(-1) => None,
-                Ok(0) => Some(None),
-                Ok(p) if (1..=100).contains(&p) => Some(Some(p as f32 / 100.0)),
-                _ => {
-                    return Err(format!(
-                        "value '{value}' is not a whole number from -1 to 100"
-                    ));
-                }
-            };
-            Changed::Search
-        }
-        "transpositions" => {
-            options.search.tuning.transpositions = match value.to_ascii_lowercase().as_str() {
-                "default" => None,
-                "on" | "true" => Some(true),
-                "off" | "false" => Some(false),
-                _ => return Err(format!("value '{value}' is not default, on or off")),
-            };
-            Changed::Search
-        }
-        "moveoverhead" => {
-            options.search.move_overhead_ms = number(value, 0, MAX_OVERHEAD_MS)?;
-            Changed::Search
-        }
-        _ => return Err(format!("unknown option '{name}'")),
-    };
-    Ok(result)
+/// Applies `setoption name <name> value <value>`.
+pub fn set(options: &mut Options, name: &str, value: &str) -> Result<Effect, String> {
+    let spec = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+    let value = spec.parse(value)?;
+    (spec.apply)(options, &value);
+    Ok(spec.effect())
 }
 
 #[cfg(test)]
@@ -219,22 +304,57 @@ mod tests {
     #[test]
     fn names_are_case_insensitive_and_values_checked() {
         let mut o = Options::default();
-        assert_eq!(set(&mut o, "game", "Atoms"), Ok(Changed::Game));
+        assert_eq!(set(&mut o, "game", "Atoms"), Ok(Effect::Game));
         assert_eq!(o.game.game, "atoms");
-        assert_eq!(set(&mut o, "HASH", "16"), Ok(Changed::Memory));
-        assert_eq!(o.search.hash_mb, 16);
+        assert_eq!(set(&mut o, "HASH", "16"), Ok(Effect::Engine));
+        assert_eq!(o.engine.hash_mb, 16);
         assert!(set(&mut o, "hash", "0").is_err());
         assert!(set(&mut o, "hash", "lots").is_err());
         assert!(set(&mut o, "size", "99").is_err());
         assert!(set(&mut o, "variant", "isotopes").is_ok());
+        assert_eq!(o.game.variant, "isotopes");
         assert!(set(&mut o, "variant", "bogus").is_err());
         assert!(set(&mut o, "Move Overhead", "50").is_ok());
         assert_eq!(o.search.move_overhead_ms, 50);
-        assert!(set(&mut o, "search", "alphabeta").is_ok());
+        assert_eq!(set(&mut o, "search", "ALPHABETA"), Ok(Effect::Engine));
+        assert_eq!(o.engine.searcher, "alphabeta");
+        let err = set(&mut o, "search", "mtcs").unwrap_err();
+        assert!(err.contains("uct-plain"), "{err}");
         assert!(
             set(&mut o, "frobnicate", "1")
                 .unwrap_err()
                 .contains("unknown option")
         );
+        assert_eq!(set(&mut o, "exploration", "45"), Ok(Effect::Search));
+        assert_eq!(o.search.tuning.exploration, Some(0.45));
+        assert!(set(&mut o, "exploration", "0").is_ok());
+        assert_eq!(o.search.tuning.exploration, None, "0 is the game's own");
+    }
+
+    #[test]
+    fn table_limits_cover_every_game() {
+        let spin_max = |name: &str| match find(name).unwrap().kind {
+            Kind::Spin { max, .. } => max as usize,
+            _ => unreachable!(),
+        };
+        assert_eq!(spin_max("Size"), registry::max_size());
+        assert_eq!(spin_max("Stones"), registry::max_stones());
+        assert_eq!(find("move overhead").unwrap().flag(), "move-overhead");
+        let resolved = |mut o: Options| {
+            o.game = registry::resolve(&o.game).unwrap();
+            o
+        };
+        let defaults = resolved(Options::default());
+        for spec in OPTIONS {
+            let mut o = Options::default();
+            let value = spec.parse(&spec.default_text()).unwrap();
+            (spec.apply)(&mut o, &value);
+            assert_eq!(
+                resolved(o),
+                defaults,
+                "{}'s default is the engine's",
+                spec.name
+            );
+        }
     }
 }

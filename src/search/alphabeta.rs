@@ -3,133 +3,188 @@
 //! the `Threads` option (every thread searches the root, sharing the table).
 //! Turns need not alternate: a child whose side to move is unchanged is
 //! searched with the window as is, not negated.
+//!
+//! The calling thread supervises: it watches the clock and `stop`, sends a
+//! progress report every second (also in the middle of a long iteration),
+//! and raises one abort flag that the searching threads look at every few
+//! nodes.
 
-use super::time::{self, Budget};
+use super::time::{Stability, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::{Context, Info, Limits, Score, SearchResult, SearchSettings};
+use super::{
+    Context, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings, Searcher, Setup,
+};
 use crate::games::{CompactMove, Game, Outcome};
 use fxhash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub const MATE: i32 = 30_000;
 /// Scores beyond this are proven results.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const MAX_PLY: usize = 128;
 const INFINITY: i32 = MATE + 1;
-/// Nodes between two looks at the clock (and at the shared node count).
+/// Nodes between two looks at the abort flag and the shared node count.
 const CHECK_EVERY: u64 = 32;
+/// How often the supervisor looks at the clock.
+const SUPERVISE_EVERY: Duration = Duration::from_millis(1);
 
 pub struct AlphaBeta<G: Game> {
     tt: Option<TranspositionTable>,
+    /// The `Hash` the table was made for.
+    hash_mb: usize,
     /// Per-thread state kept between searches (history, buffers).
     workers: Vec<Worker<G>>,
 }
 
-impl<G: Game> Default for AlphaBeta<G> {
-    fn default() -> Self {
-        Self::new()
+impl<G: Game> Plugin<G> for AlphaBeta<G> {
+    fn new(_setup: &Setup<G>) -> Self {
+        AlphaBeta {
+            tt: None,
+            hash_mb: 0,
+            workers: Vec::new(),
+        }
     }
 }
 
 /// What every thread of one search shares.
 struct Shared<'a> {
     tt: &'a TranspositionTable,
-    budget: Budget,
     node_limit: Option<u64>,
-    start: Instant,
-    /// The user's `stop`.
-    stop: &'a AtomicBool,
-    /// The main thread has finished: helpers end too.
-    done: AtomicBool,
-    /// Nodes of all threads, published every `CHECK_EVERY`.
+    /// Time is up, `stop` came, the node limit is reached or the main
+    /// thread has finished: every thread unwinds.
+    abort: AtomicBool,
+    /// Nodes of all threads (published every `CHECK_EVERY`, or every node
+    /// under a node limit, which is then exact with one thread).
     nodes: AtomicU64,
 }
 
 impl Shared<'_> {
-    fn should_abort(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-            || self.done.load(Ordering::Relaxed)
-            || self
-                .budget
-                .hard
-                .is_some_and(|hard| self.start.elapsed() >= hard)
-            || self
-                .node_limit
-                .is_some_and(|limit| self.nodes.load(Ordering::Relaxed) >= limit)
+    fn aborted(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
     }
 }
 
-impl<G: Game> AlphaBeta<G> {
-    pub fn new() -> Self {
-        AlphaBeta {
-            tt: None,
-            workers: Vec::new(),
+impl<G: Game> Searcher<G> for AlphaBeta<G> {
+    fn allocate(&mut self, hash_mb: usize) -> Option<String> {
+        let hash_mb = hash_mb.max(1);
+        if self.tt.is_some() && self.hash_mb == hash_mb {
+            return None;
         }
-    }
-
-    pub fn prepare(&mut self, settings: &SearchSettings) {
-        let wanted = settings.hash_mb.max(1);
-        if self.tt.as_ref().map(|tt| tt.megabytes()) != Some(wanted) {
-            self.tt = Some(TranspositionTable::new(wanted));
-        }
-        let threads = settings.threads.max(1);
-        self.workers.resize_with(threads, Worker::new);
-    }
-
-    /// Frees the table (another searcher is in use).
-    pub fn release(&mut self) {
+        // Free the old table before the new one exists.
         self.tt = None;
+        let (tt, warning) = TranspositionTable::new(hash_mb);
+        self.tt = Some(tt);
+        self.hash_mb = hash_mb;
+        warning
     }
 
-    pub fn clear(&mut self) {
+    fn memory_bytes(&self) -> usize {
+        self.tt.as_ref().map_or(0, TranspositionTable::bytes)
+    }
+
+    fn clear(&mut self) {
         if let Some(tt) = &mut self.tt {
             tt.clear();
         }
         self.workers.iter_mut().for_each(Worker::clear);
     }
 
-    pub fn search(
+    fn search(
         &mut self,
-        root: &G,
+        root: &Root<G>,
         settings: &SearchSettings,
         limits: &Limits,
-        ctx: &mut Context,
+        ctx: &mut Context<G::Move>,
     ) -> SearchResult<G::Move> {
-        self.prepare(settings);
-        let tt = self.tt.as_mut().expect("prepared");
+        let position = root.position;
+        if self.tt.is_none() {
+            self.allocate(16);
+        }
+        self.workers
+            .resize_with(settings.threads.max(1), Worker::new);
+        let tt = self.tt.as_mut().expect("allocated");
         tt.new_search();
+        let time = TimeManager::new(
+            limits,
+            position.side_to_move(),
+            settings.move_overhead_ms,
+            position.moves_left_estimate(),
+        );
         let shared = Shared {
             tt,
-            budget: time::budget(
-                limits,
-                root.side_to_move(),
-                settings.move_overhead_ms,
-                root.moves_left_estimate(),
-            ),
             node_limit: limits.nodes,
-            start: ctx.start,
-            stop: ctx.stop,
-            done: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
-        let result = thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        let mut result = thread::scope(|scope| {
+            let shared = &shared;
+            let time = &time;
+            let start = ctx.start;
+            let main = scope
+                .spawn(move || main.main_search(shared, position, limits, time, start, sender));
             for (i, helper) in helpers.iter_mut().enumerate() {
-                let shared = &shared;
-                scope.spawn(move || helper.helper_search(shared, root, i + 1));
+                scope.spawn(move || helper.helper_search(shared, position, i + 1));
             }
-            let result = main.main_search(&shared, root, limits, ctx);
-            shared.done.store(true, Ordering::Relaxed);
+            supervise(shared, time, limits, receiver, ctx);
+            let result = main.join().expect("the main search thread does not panic");
+            shared.abort.store(true, Ordering::Relaxed);
             result
         });
         if limits.infinite {
-            while !ctx.stopped() {
-                thread::sleep(Duration::from_millis(1));
-            }
+            ctx.wait_for_stop();
         }
+        // The final report counts every node searched, to the end.
+        result.report.nodes = shared.nodes.load(Ordering::Relaxed);
+        result.report.time_ms = ctx.elapsed_ms();
         result
+    }
+}
+
+/// The calling thread while the others search: forwards each finished
+/// iteration's report, sends progress every second, and raises the abort
+/// flag on `stop` or at the hard time limit. Returns when the main search
+/// thread has finished (its sender is dropped).
+fn supervise<M: Clone>(
+    shared: &Shared,
+    time: &TimeManager,
+    limits: &Limits,
+    receiver: mpsc::Receiver<Report<M>>,
+    ctx: &mut Context<M>,
+) {
+    let mut latest: Option<Report<M>> = None;
+    loop {
+        match receiver.recv_timeout(SUPERVISE_EVERY) {
+            Ok(report) => {
+                ctx.report(&report);
+                latest = Some(report);
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let elapsed = ctx.elapsed();
+        if ctx.stopped() || (!limits.infinite && time.must_stop(elapsed)) {
+            shared.abort.store(true, Ordering::Relaxed);
+        }
+        if ctx.report_due() {
+            let mut progress = latest.clone().unwrap_or(Report {
+                depth: 0,
+                seldepth: 0,
+                score: Score::Cp(0),
+                nodes: 0,
+                time_ms: 0,
+                pv: Vec::new(),
+                hashfull: None,
+            });
+            progress.nodes = shared.nodes.load(Ordering::Relaxed);
+            progress.time_ms = elapsed.as_millis() as u64;
+            progress.hashfull = Some(shared.tt.hashfull());
+            ctx.report(&progress);
+        }
     }
 }
 
@@ -174,13 +229,16 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Iterative deepening with reporting; the answer of the search.
+    /// Iterative deepening; each finished iteration's report goes to the
+    /// supervisor. The answer of the search.
     fn main_search(
         &mut self,
         shared: &Shared,
         root: &G,
         limits: &Limits,
-        ctx: &mut Context,
+        time: &TimeManager,
+        start: std::time::Instant,
+        reports: mpsc::Sender<Report<G::Move>>,
     ) -> SearchResult<G::Move> {
         self.start_search();
         let mut moves = Vec::new();
@@ -190,7 +248,8 @@ impl<G: Game> Worker<G> {
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let mut last_info = None;
+        let mut last: Option<Report<G::Move>> = None;
+        let mut stable = 0u32;
         let mut state = root.clone();
         for depth in 1..=max_depth {
             self.seldepth = 0;
@@ -202,23 +261,33 @@ impl<G: Game> Worker<G> {
                 if let Some(mv) = self.root_best {
                     best = mv;
                 }
+                if let Some(report) = &mut last {
+                    report.pv = vec![best];
+                    report
+                        .pv
+                        .extend(principal_variation(shared.tt, root, &best, depth as usize));
+                }
                 break;
             }
+            let previous = best;
             if let Some(mv) = tt_move(shared.tt, &state) {
                 best = mv;
             }
-            let info = Info {
+            stable = if best == previous { stable + 1 } else { 0 };
+            let mut pv = vec![best];
+            pv.extend(principal_variation(shared.tt, root, &best, depth as usize));
+            let report = Report {
                 depth,
                 seldepth: self.seldepth.max(depth),
                 score: to_score(score),
                 nodes: shared.nodes.load(Ordering::Relaxed),
-                time_ms: ctx.elapsed_ms(),
-                pv: principal_variation(shared.tt, root, depth as usize),
+                time_ms: start.elapsed().as_millis() as u64,
+                pv,
                 hashfull: Some(shared.tt.hashfull()),
             };
-            (ctx.report)(&info);
-            last_info = Some(info);
-            if self.aborted || ctx.stopped() {
+            let _ = reports.send(report.clone());
+            last = Some(report);
+            if self.aborted || shared.aborted() {
                 break;
             }
             // A proven result needs no deeper search, unless depth was asked for.
@@ -228,11 +297,8 @@ impl<G: Game> Worker<G> {
             if moves.len() == 1 && limits.is_timed() {
                 break;
             }
-            // The next iteration would likely not finish in time.
-            if shared
-                .budget
-                .soft
-                .is_some_and(|soft| ctx.start.elapsed() > soft / 2)
+            if !limits.infinite
+                && !time.next_iteration_fits(start.elapsed(), Stability::Iterations(stable))
             {
                 break;
             }
@@ -243,20 +309,20 @@ impl<G: Game> Worker<G> {
                 break;
             }
         }
-        let info = last_info.unwrap_or_else(|| Info {
+        let report = last.unwrap_or_else(|| Report {
             depth: 0,
             seldepth: 0,
             score: Score::Cp(0),
             nodes: shared.nodes.load(Ordering::Relaxed),
-            time_ms: ctx.elapsed_ms(),
-            pv: vec![root.format_move(best)],
+            time_ms: start.elapsed().as_millis() as u64,
+            pv: vec![best],
             hashfull: None,
         });
-        SearchResult { best, info }
+        SearchResult { best, report }
     }
 
     /// A Lazy SMP helper: deepens on its own (odd helpers one ply ahead)
-    /// and feeds the shared table until the main thread is done.
+    /// and feeds the shared table until the search is over.
     fn helper_search(&mut self, shared: &Shared, root: &G, index: usize) {
         self.start_search();
         let mut state = root.clone();
@@ -264,7 +330,7 @@ impl<G: Game> Worker<G> {
         for depth in 1..MAX_PLY as i32 - 1 {
             self.negamax(shared, &mut state, depth + offset, 0, -INFINITY, INFINITY);
             self.publish(shared);
-            if self.aborted {
+            if self.aborted || shared.aborted() {
                 break;
             }
         }
@@ -275,14 +341,28 @@ impl<G: Game> Worker<G> {
         self.unpublished = 0;
     }
 
-    fn count_node(&mut self, shared: &Shared) {
-        self.unpublished += 1;
-        if self.unpublished >= CHECK_EVERY {
-            self.publish(shared);
-            if shared.should_abort() {
+    /// Counts a node; false (and the worker aborts) when the search must end.
+    #[inline]
+    fn count_node(&mut self, shared: &Shared) -> bool {
+        if let Some(limit) = shared.node_limit {
+            // Exact: claim the node before searching it (`unpublished`
+            // stays 0, so the abort flag is read at every node).
+            if shared.nodes.fetch_add(1, Ordering::Relaxed) >= limit {
+                shared.nodes.fetch_sub(1, Ordering::Relaxed);
+                shared.abort.store(true, Ordering::Relaxed);
                 self.aborted = true;
+                return false;
+            }
+        } else {
+            self.unpublished += 1;
+            if self.unpublished >= CHECK_EVERY {
+                self.publish(shared);
             }
         }
+        if self.unpublished & 7 == 0 && shared.aborted() {
+            self.aborted = true;
+        }
+        !self.aborted
     }
 
     /// The value of `state` for its side to move.
@@ -295,11 +375,10 @@ impl<G: Game> Worker<G> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.count_node(shared);
-        self.seldepth = self.seldepth.max(ply as u32);
-        if ply > 0 && self.aborted {
+        if !self.count_node(shared) && ply > 0 {
             return 0;
         }
+        self.seldepth = self.seldepth.max(ply as u32);
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         state.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -432,12 +511,19 @@ fn tt_move<G: Game>(tt: &TranspositionTable, state: &G) -> Option<G::Move> {
     moves.contains(&mv).then_some(mv)
 }
 
-fn principal_variation<G: Game>(tt: &TranspositionTable, root: &G, max_len: usize) -> Vec<String> {
+/// The table's line after `first` from `root`, at most `max_len` moves in all.
+fn principal_variation<G: Game>(
+    tt: &TranspositionTable,
+    root: &G,
+    first: &G::Move,
+    max_len: usize,
+) -> Vec<G::Move> {
     let mut state = root.clone();
+    state.play(*first);
     let mut pv = Vec::new();
-    while pv.len() < max_len.max(1) {
+    while pv.len() + 1 < max_len.max(1) && state.outcome().is_none() {
         let Some(mv) = tt_move(tt, &state) else { break };
-        pv.push(state.format_move(mv));
+        pv.push(mv);
         state.play(mv);
     }
     pv

@@ -3,6 +3,7 @@
 //! data" so that threads may share it without locks (a torn entry simply
 //! fails its key check).
 
+use super::memory::{Table, Zeroable};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -26,8 +27,14 @@ const ENTRIES_PER_BUCKET: usize = 4;
 #[derive(Default)]
 struct Bucket([[AtomicU64; 2]; ENTRIES_PER_BUCKET]);
 
+// SAFETY: eight atomic u64s; all zero is an empty bucket.
+unsafe impl Zeroable for Bucket {}
+
+/// Bytes of one bucket of four entries (16 bytes an entry).
+pub const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Table<Bucket>,
     age: u8,
 }
 
@@ -58,23 +65,23 @@ fn unpack(data: u64) -> Option<(Entry, u8)> {
 }
 
 impl TranspositionTable {
-    pub fn new(megabytes: usize) -> Self {
-        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable { buckets, age: 0 }
+    /// A table of `megabytes` MiB (or less, with a warning, when the
+    /// system refuses that much).
+    pub fn new(megabytes: usize) -> (Self, Option<String>) {
+        let (buckets, warning) = Table::within(megabytes.max(1) << 20, 1);
+        (TranspositionTable { buckets, age: 0 }, warning)
     }
 
-    pub fn megabytes(&self) -> usize {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    pub fn bytes(&self) -> usize {
+        self.buckets.bytes()
     }
 
+    /// Empties the table: a fresh zeroed allocation, which costs nothing
+    /// now and gives the old pages back (writing zeros over a big table
+    /// would take a noticeable time).
     pub fn clear(&mut self) {
-        for bucket in &self.buckets {
-            for word in bucket.0.iter().flatten() {
-                word.store(0, Ordering::Relaxed);
-            }
-        }
+        let (buckets, _) = Table::within(self.buckets.bytes(), 1);
+        self.buckets = buckets;
         self.age = 0;
     }
 
@@ -152,7 +159,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_entries() {
-        let tt = TranspositionTable::new(1);
+        let (tt, _) = TranspositionTable::new(1);
         let entry = Entry {
             mv: 0xdead_beef,
             score: -12345,
@@ -169,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_replaces_the_shallowest() {
-        let tt = TranspositionTable::new(1);
+        let (tt, _) = TranspositionTable::new(1);
         let n = tt.buckets.len() as u128;
         // Keys that land in bucket 0: key * n < 2^64.
         let keys: Vec<u64> = (1..=5u64).collect();

@@ -1,7 +1,7 @@
 //! The generic consistency check every game runs: over seeded random games,
 //! the invariants of the [`Game`] contract must hold at every position.
 //! Tests call it for every registered game and parameter set; users can
-//! run it with `quintet selfcheck`.
+//! run it with `quintet selfcheck` (see `runs::selfcheck`).
 
 use crate::games::{CompactMove, Game, GameRng, random_below};
 use rand::SeedableRng;

@@ -3,8 +3,11 @@
 //! fixed seeds). The node total is the same on every run and machine; the
 //! last line is `<nodes> nodes <nps> nps` (the OpenBench convention).
 
-use crate::registry::{self, GameConfig};
-use crate::search::{Algorithm, Context, Info, Limits, SearchSettings};
+use crate::games::{Game, GameConfig, GameRng};
+use crate::registry::{self, GameVisitor};
+use crate::search::{Limits, SearchSettings};
+use crate::session::{Engine, Profile, SearchRun};
+use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -108,40 +111,60 @@ fn timed(label: String, work: impl FnOnce() -> u64) -> Line {
     }
 }
 
-fn search(config: &GameConfig, algorithm: Algorithm, limits: Limits) -> u64 {
+fn search(config: &GameConfig, searcher: &'static str, limits: Limits) -> u64 {
     let mut session = registry::create(config).expect("bench games build");
-    let settings = SearchSettings {
-        algorithm,
-        threads: 1,
+    session.prepare(&Engine {
+        searcher,
         hash_mb: 16,
+    });
+    let settings = SearchSettings {
+        threads: 1,
         seed: 1,
         move_overhead_ms: 0,
         tuning: Default::default(),
     };
-    session.prepare(&settings);
     let stop = AtomicBool::new(false);
-    let mut last = None;
-    let mut report = |info: &Info| last = Some(info.nodes);
-    let mut ctx = Context {
+    let run = SearchRun {
         start: Instant::now(),
         stop: &stop,
-        report: &mut report,
+        progress: &mut |_| {},
     };
     session
-        .search(&settings, &limits, &mut ctx)
-        .map_or(0, |(_, info)| info.nodes)
+        .search(&settings, &limits, run)
+        .map_or(0, |result| result.report.nodes)
+}
+
+/// Plays `count` uniformly random games from the start; the plies played.
+struct RandomPlayouts {
+    count: u64,
+    seed: u64,
+}
+
+impl GameVisitor for RandomPlayouts {
+    type Output = u64;
+    fn visit<G: Game>(self, _config: &GameConfig, start: G, _profile: &Profile) -> u64 {
+        let mut rng = GameRng::seed_from_u64(self.seed);
+        let mut scratch = Vec::new();
+        let mut plies = 0;
+        for _ in 0..self.count {
+            let mut state = start.clone();
+            while let Some(mv) = state.random_move(&mut rng, &mut scratch) {
+                state.play(mv);
+                plies += 1;
+            }
+        }
+        plies
+    }
 }
 
 /// Runs the workload, calling `progress` with each line as it completes.
 pub fn run(mut progress: impl FnMut(&Line)) -> Line {
     let mut lines = Vec::new();
+    let never = AtomicBool::new(false);
     for w in WORKLOADS {
-        let config = GameConfig {
-            game: w.game.into(),
-            size: w.size,
-            variant: w.variant.into(),
-            stones: 0,
-        };
+        let config = GameConfig::named(w.game)
+            .with_size(w.size)
+            .with_variant(w.variant);
         let session = registry::create(&config).expect("bench games build");
         let name = session.describe();
         let mut add = |line: Line| {
@@ -149,27 +172,22 @@ pub fn run(mut progress: impl FnMut(&Line)) -> Line {
             lines.push(line);
         };
         add(timed(format!("{name}: perft {}", w.perft_depth), || {
-            session.perft(w.perft_depth, 1)
+            let rows = session.perft(w.perft_depth, 1, false, &never);
+            rows.map_or(0, |rows| rows[0].1)
         }));
         add(timed(format!("{name}: random playouts (plies)"), || {
-            session.random_playouts(w.playouts, 1).plies
+            let playouts = RandomPlayouts {
+                count: w.playouts,
+                seed: 1,
+            };
+            registry::with_game(&config, playouts).expect("bench games build")
         }));
         add(timed(format!("{name}: mcts playouts"), || {
-            let limits = Limits {
-                nodes: Some(w.mcts_nodes),
-                ..Limits::default()
-            };
-            search(&config, Algorithm::Mcts, limits)
+            search(&config, "mcts", Limits::nodes(w.mcts_nodes))
         }));
         add(timed(
             format!("{name}: alphabeta depth {}", w.alphabeta_depth),
-            || {
-                let limits = Limits {
-                    depth: Some(w.alphabeta_depth),
-                    ..Limits::default()
-                };
-                search(&config, Algorithm::AlphaBeta, limits)
-            },
+            || search(&config, "alphabeta", Limits::depth(w.alphabeta_depth)),
         ));
     }
     Line {

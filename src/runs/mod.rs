@@ -1,0 +1,5 @@
+//! Commands that run over registered game configurations: the bench and
+//! the self-check.
+
+pub mod bench;
+pub mod selfcheck;

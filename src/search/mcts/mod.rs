@@ -1,0 +1,419 @@
+//! Monte Carlo tree search over any game.
+//!
+//! - One arena of 24-byte nodes (`tree.rs`), children contiguous, sized by
+//!   `Hash`; when it is full the tree stops growing and search continues
+//!   from its leaves.
+//! - Tree-parallel threads: every thread walks the same tree; statistics
+//!   are atomics and a visit is counted on the way down (a virtual loss),
+//!   so threads spread out; each thread keeps its own counts and publishes
+//!   them in batches.
+//! - UCT, or PUCT with an evaluator's priors; leaves scored by playouts
+//!   (optionally cut off and evaluated), by the evaluator's value, or both.
+//! - MCTS-Solver: proven results propagate up (`score mate N`).
+//! - Tree reuse: when the new position extends the last searched path, its
+//!   subtree becomes the tree (in place).
+//! - Robust child (most visits) as the final choice; early stop on a clock
+//!   once the best move can no longer be overtaken.
+
+mod select;
+mod tree;
+mod worker;
+
+pub use tree::NODE_BYTES;
+
+use super::searcher::GamePath;
+use super::time::TimeManager;
+use super::{
+    Context, Evaluator, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings,
+    Searcher, Setup, Tuning, win_rate_to_cp,
+};
+use crate::games::{CompactMove, Game};
+use select::best_child;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::thread;
+use std::time::Duration;
+use tree::{Proof, RELAXED, State, Tree};
+use worker::Worker;
+
+/// The tunable behaviour of MCTS for one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// The exploration constant: c in UCT's mean + c * sqrt(ln N / n), or
+    /// in PUCT's mean + c * prior * sqrt(N) / (1 + n).
+    pub exploration: f32,
+    /// Visits a leaf needs before it is expanded (at least 1).
+    pub expand_after: u32,
+    /// Nodes with more children than this are ordered (by evaluation, or
+    /// by prior) and widened progressively (`None`: all open at once).
+    pub widen_above: Option<u32>,
+    /// End playouts after this many plies and score the position with the
+    /// game's evaluation (`None`: play to the end).
+    pub playout_cutoff: Option<u32>,
+    /// The evaluation that means a 73% (1 / (1 + e^-1)) chance to win.
+    pub eval_scale: f32,
+    /// With an evaluator: the weight of its value at a leaf (1: value
+    /// only, 0: playouts only, between: a mix).
+    pub value_weight: f32,
+    /// PUCT: an unvisited child counts its parent's mean less this.
+    pub first_play_reduction: f32,
+}
+
+impl MctsConfig {
+    /// Our default configuration.
+    pub const fn tuned() -> Self {
+        MctsConfig {
+            exploration: 0.7,
+            expand_after: 1,
+            widen_above: Some(200),
+            playout_cutoff: None,
+            eval_scale: 100.0,
+            value_weight: 1.0,
+            first_play_reduction: 0.2,
+        }
+    }
+
+    /// This configuration with evaluated playouts cut after `plies`.
+    pub const fn with_cutoff(mut self, plies: u32, eval_scale: f32) -> Self {
+        self.playout_cutoff = Some(plies);
+        self.eval_scale = eval_scale;
+        self
+    }
+
+    pub const fn with_exploration(mut self, c: f32) -> Self {
+        self.exploration = c;
+        self
+    }
+
+    /// The configuration with hand-set values over it.
+    pub fn tuned_by(&self, tuning: &Tuning) -> Self {
+        let mut config = self.clone();
+        if let Some(c) = tuning.exploration {
+            config.exploration = c;
+        }
+        if let Some(n) = tuning.expand_after {
+            config.expand_after = n.max(1);
+        }
+        if let Some(cutoff) = tuning.playout_cutoff {
+            config.playout_cutoff = (cutoff > 0).then_some(cutoff);
+        }
+        if let Some(scale) = tuning.eval_scale {
+            config.eval_scale = scale;
+        }
+        config
+    }
+}
+
+/// Share of `Hash` a re-rooted subtree may pass through on its way to the
+/// front of the arena (at most `REROOT_MAX_BYTES`).
+const REROOT_SHARE: usize = 8;
+const REROOT_MAX_BYTES: usize = 32 << 20;
+
+pub struct Mcts<G: Game> {
+    setup: Setup<G>,
+    tree: Option<Tree>,
+    /// The `Hash` the tree was made for.
+    hash_mb: usize,
+    /// The path searched last, while the tree holds its search.
+    last_path: Option<GamePath>,
+}
+
+impl<G: Game> Plugin<G> for Mcts<G> {
+    fn new(setup: &Setup<G>) -> Self {
+        Mcts {
+            setup: setup.clone(),
+            tree: None,
+            hash_mb: 0,
+            last_path: None,
+        }
+    }
+}
+
+/// What every thread of one search shares.
+pub(super) struct Shared<'a, G: Game> {
+    tree: &'a Tree,
+    config: &'a MctsConfig,
+    evaluator: Option<&'a dyn Evaluator<G>>,
+    /// Iterations: claimed one by one under a node limit (exact), else
+    /// published in batches.
+    iterations: AtomicU64,
+    depth_sum: AtomicU64,
+    max_depth: AtomicU32,
+    /// The main thread has finished: helpers end too.
+    done: AtomicBool,
+    /// The arena had no room for an expansion: stop trying.
+    full: AtomicBool,
+    node_limit: Option<u64>,
+    /// More than one thread: counts must be atomic read-modify-writes.
+    threaded: bool,
+}
+
+impl<G: Game> Shared<'_, G> {
+    #[inline]
+    fn nodes(&self) -> &[tree::Node] {
+        self.tree.nodes()
+    }
+
+    /// Visits a leaf needs before it expands: the configured number,
+    /// doubled for each quarter of the arena in use, so a long search keeps
+    /// growing its tree where it matters instead of filling it early.
+    #[inline]
+    fn expansion_threshold(&self) -> u32 {
+        let quarters = 4 * self.tree.used() / self.tree.capacity().max(1);
+        self.config.expand_after.max(1) << quarters.min(3)
+    }
+}
+
+impl<G: Game> Searcher<G> for Mcts<G> {
+    fn allocate(&mut self, hash_mb: usize) -> Option<String> {
+        let hash_mb = hash_mb.max(1);
+        if self.tree.is_some() && self.hash_mb == hash_mb {
+            return None;
+        }
+        // Free the old arena before the new one exists.
+        self.tree = None;
+        self.last_path = None;
+        let (tree, warning) = Tree::with_bytes(hash_mb << 20, 2);
+        self.tree = Some(tree);
+        self.hash_mb = hash_mb;
+        warning
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.tree.as_ref().map_or(0, Tree::bytes)
+    }
+
+    fn clear(&mut self) {
+        self.last_path = None;
+        if let Some(tree) = &self.tree {
+            tree.reset_root();
+        }
+    }
+
+    fn search(
+        &mut self,
+        root: &Root<G>,
+        settings: &SearchSettings,
+        limits: &Limits,
+        ctx: &mut Context<G::Move>,
+    ) -> SearchResult<G::Move> {
+        let position = root.position;
+        let config = self.setup.mcts.tuned_by(&settings.tuning);
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        // The root's children always fit, even where Hash is tiny.
+        if self
+            .tree
+            .as_ref()
+            .is_none_or(|t| t.capacity() < moves.len() + 1)
+        {
+            self.tree = None;
+            self.tree = Some(Tree::with_bytes(tree::NODE_BYTES * (moves.len() + 1), 2).0);
+            self.last_path = None;
+        }
+        let tree = self.tree.as_ref().expect("made above");
+        if !reuse(tree, self.last_path.as_ref(), root.path, moves.len()) {
+            tree.reset_root();
+        }
+        self.last_path = Some(root.path.clone());
+        let time = TimeManager::new(
+            limits,
+            position.side_to_move(),
+            settings.move_overhead_ms,
+            position.moves_left_estimate(),
+        );
+        let threads = settings.threads.max(1);
+        let shared = Shared {
+            tree,
+            config: &config,
+            evaluator: self.setup.evaluator.as_deref(),
+            iterations: AtomicU64::new(0),
+            depth_sum: AtomicU64::new(0),
+            max_depth: AtomicU32::new(0),
+            done: AtomicBool::new(false),
+            full: AtomicBool::new(false),
+            node_limit: limits.nodes,
+            threaded: threads > 1,
+        };
+        let mut main = Worker::<G>::new(settings.seed);
+        main.expand_root(&shared, position);
+        let forced = shared.nodes()[0].child_count.load(RELAXED) == 1 && limits.is_timed();
+        if !forced {
+            thread::scope(|scope| {
+                for i in 1..threads {
+                    let shared = &shared;
+                    let seed = settings.seed.wrapping_add(i as u64 * 0x9E37_79B9);
+                    scope.spawn(move || {
+                        let mut worker = Worker::<G>::new(seed);
+                        while !shared.done.load(RELAXED) {
+                            if !worker.iterate(shared, position) {
+                                break;
+                            }
+                        }
+                        worker.publish(shared);
+                    });
+                }
+                lead(&mut main, &shared, position, limits, &time, ctx);
+                shared.done.store(true, Ordering::Relaxed);
+            });
+        }
+        if limits.infinite {
+            ctx.wait_for_stop();
+        }
+        let report = report(&shared, position, ctx);
+        let best_node = best_child(shared.nodes(), 0, position.side_to_move());
+        let best = G::Move::unpack(shared.nodes()[best_node].mv.load(RELAXED));
+        SearchResult { best, report }
+    }
+}
+
+/// Makes the node at the end of `path` (if the tree holds the search of a
+/// path it extends) the root. Whether the tree was kept.
+fn reuse(tree: &Tree, last: Option<&GamePath>, path: &GamePath, root_moves: usize) -> bool {
+    let Some(last) = last else {
+        return false;
+    };
+    if last.start_key != path.start_key || !path.moves.starts_with(&last.moves) {
+        return false;
+    }
+    let nodes = tree.nodes();
+    let mut node = 0usize;
+    for &mv in &path.moves[last.moves.len()..] {
+        if nodes[node].state() != State::Expanded {
+            return false;
+        }
+        match nodes[node]
+            .children()
+            .find(|&c| nodes[c].mv.load(RELAXED) == mv)
+        {
+            Some(child) => node = child,
+            None => return false,
+        }
+    }
+    let budget = (tree.bytes() / REROOT_SHARE).min(REROOT_MAX_BYTES) / tree::NODE_BYTES;
+    // The root's own children must come along.
+    tree.reroot(node, budget.max(root_moves + 1));
+    true
+}
+
+/// The main thread: iterates, watches the limits and reports.
+fn lead<G: Game>(
+    worker: &mut Worker<G>,
+    shared: &Shared<G>,
+    root: &G,
+    limits: &Limits,
+    time: &TimeManager,
+    ctx: &mut Context<G::Move>,
+) {
+    // Look at the clock often enough to answer within ~0.2 ms of a limit,
+    // rarely enough that fast playouts do not pay for it.
+    let mut check_every = 1u32;
+    let mut since_check = 0u32;
+    let mut last_check = Duration::ZERO;
+    loop {
+        if !worker.iterate(shared, root) {
+            break;
+        }
+        if limits.depth.is_some_and(|d| worker.max_depth() >= d) {
+            break;
+        }
+        since_check += 1;
+        if since_check < check_every {
+            continue;
+        }
+        since_check = 0;
+        let elapsed = ctx.elapsed();
+        let gap = elapsed.saturating_sub(last_check);
+        last_check = elapsed;
+        if gap < Duration::from_micros(50) {
+            check_every = (check_every * 2).min(256);
+        } else if gap > Duration::from_micros(200) {
+            check_every = (check_every / 2).max(1);
+        }
+        if ctx.stopped() {
+            break;
+        }
+        if !limits.infinite {
+            if time.target().is_some_and(|target| elapsed >= target) {
+                break;
+            }
+            if shared.nodes()[0].proof() != Proof::Unknown {
+                break;
+            }
+            if limits.is_timed() && decided(shared, time, elapsed) {
+                break;
+            }
+        }
+        if ctx.report_due() {
+            worker.publish(shared);
+            let report = report(shared, root, ctx);
+            ctx.report(&report);
+        }
+    }
+    worker.publish(shared);
+}
+
+fn report<G: Game>(shared: &Shared<G>, root: &G, ctx: &Context<G::Move>) -> Report<G::Move> {
+    let nodes = shared.nodes();
+    let mover = root.side_to_move();
+    let best = best_child(nodes, 0, mover);
+    let root_meta = nodes[0].meta();
+    let score = match root_meta.proof() {
+        Proof::Unknown => Score::Cp(win_rate_to_cp(nodes[best].mean() as f64)),
+        Proof::Draw => Score::Cp(0),
+        Proof::Win(seat) => {
+            let moves = ((root_meta.proof_plies() as i32 + 1) / 2).max(1);
+            Score::Mate(if seat == mover { moves } else { -moves })
+        }
+    };
+    let mut pv = Vec::new();
+    let mut state = root.clone();
+    let mut node = 0;
+    while nodes[node].state() == State::Expanded && pv.len() < 64 {
+        let child = best_child(nodes, node, state.side_to_move());
+        if nodes[child].visits.load(RELAXED) == 0 {
+            break;
+        }
+        let mv = G::Move::unpack(nodes[child].mv.load(RELAXED));
+        pv.push(mv);
+        state.play(mv);
+        node = child;
+    }
+    let iterations = shared.iterations.load(RELAXED);
+    Report {
+        depth: (shared.depth_sum.load(RELAXED) as f64 / iterations.max(1) as f64).round() as u32,
+        seldepth: shared.max_depth.load(RELAXED),
+        score,
+        nodes: iterations,
+        time_ms: ctx.elapsed_ms(),
+        pv,
+        hashfull: Some(shared.tree.permille_used()),
+    }
+}
+
+/// Whether the most visited root move can no longer be overtaken in the
+/// time left, at the current rate of iterations (on a clock only: a fixed
+/// move time is spent whole).
+fn decided<G: Game>(shared: &Shared<G>, time: &TimeManager, elapsed: Duration) -> bool {
+    let Some(soft) = time.soft() else {
+        return false;
+    };
+    if elapsed < soft / 10 {
+        return false;
+    }
+    let nodes = shared.nodes();
+    let mut first = 0u32;
+    let mut second = 0u32;
+    for c in nodes[0].children() {
+        let v = nodes[c].visits.load(RELAXED);
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    let done = shared.iterations.load(RELAXED) as f64;
+    let rate = done / elapsed.as_secs_f64().max(1e-6);
+    let remaining = rate * soft.saturating_sub(elapsed).as_secs_f64();
+    (first - second) as f64 > remaining
+}
