@@ -138,7 +138,8 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
-    /// Prints the engine's options as the Markdown table of protocol.md.
+    /// Prints the engine's options and searchers as the Markdown tables of
+    /// protocol.md.
     Options,
 }
 
@@ -207,7 +208,11 @@ pub fn run(invocation: Invocation) -> Result<()> {
             Ok(())
         }
         Command::Options => {
-            print!("{}", protocol::format::option_table());
+            print!(
+                "{}\n{}",
+                protocol::format::option_table(),
+                protocol::format::searcher_table()
+            );
             Ok(())
         }
     }

@@ -54,6 +54,16 @@ pub fn option(spec: &OptionSpec) -> String {
     }
 }
 
+/// The searcher table of protocol.md, in Markdown (`quintet options`).
+pub fn searcher_table() -> String {
+    use crate::search::searcher::{AUTO, SEARCHERS};
+    let mut table = String::from("| `Search` value | searcher |\n|---|---|\n");
+    for s in std::iter::once(&AUTO).chain(SEARCHERS) {
+        table.push_str(&format!("| `{}` | {} |\n", s.name, s.help));
+    }
+    table
+}
+
 /// The option table of protocol.md, in Markdown (`quintet options`).
 pub fn option_table() -> String {
     let mut table = String::from(
