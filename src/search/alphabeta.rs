@@ -16,7 +16,8 @@ use super::{
 };
 use crate::games::{CompactMove, Game, Outcome};
 use fxhash::FxHashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
@@ -59,6 +60,10 @@ struct Shared<'a> {
     /// Nodes of all threads (published every `CHECK_EVERY`, or every node
     /// under a node limit, which is then exact with one thread).
     nodes: AtomicU64,
+    /// The depth the main thread is searching (helpers search deeper).
+    main_depth: AtomicU32,
+    /// The deepest iteration a helper finished: depth, score, packed move.
+    helper_best: Mutex<Option<(u32, i32, u32)>>,
 }
 
 impl Shared<'_> {
@@ -118,6 +123,8 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             node_limit: limits.nodes,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            main_depth: AtomicU32::new(0),
+            helper_best: Mutex::new(None),
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let (sender, receiver) = mpsc::channel();
@@ -254,6 +261,7 @@ impl<G: Game> Worker<G> {
         for depth in 1..=max_depth {
             self.seldepth = 0;
             self.root_best = None;
+            shared.main_depth.store(depth, Ordering::Relaxed);
             let score = self.negamax(shared, &mut state, depth as i32, 0, -INFINITY, INFINITY);
             self.publish(shared);
             if self.aborted && depth > 1 {
@@ -309,7 +317,7 @@ impl<G: Game> Worker<G> {
                 break;
             }
         }
-        let report = last.unwrap_or_else(|| Report {
+        let mut report = last.unwrap_or_else(|| Report {
             depth: 0,
             seldepth: 0,
             score: Score::Cp(0),
@@ -318,21 +326,49 @@ impl<G: Game> Worker<G> {
             pv: vec![best],
             hashfull: None,
         });
+        // Lazy SMP: a helper that finished a deeper iteration knows better
+        // (unless a depth was asked for, which is what is reported then).
+        let helper = *shared.helper_best.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((depth, score, mv)) = helper
+            && limits.depth.is_none()
+            && depth > report.depth
+            && moves.contains(&G::Move::unpack(mv))
+        {
+            best = G::Move::unpack(mv);
+            report.depth = depth;
+            report.seldepth = report.seldepth.max(depth);
+            report.score = to_score(score);
+            report.pv = vec![best];
+            report
+                .pv
+                .extend(principal_variation(shared.tt, root, &best, depth as usize));
+        }
         SearchResult { best, report }
     }
 
-    /// A Lazy SMP helper: deepens on its own (odd helpers one ply ahead)
-    /// and feeds the shared table until the search is over.
+    /// A Lazy SMP helper: deepens ahead of the main thread (one ply, two
+    /// for odd helpers), feeding the shared table, and records the deepest
+    /// iteration it finishes, until the search is over.
     fn helper_search(&mut self, shared: &Shared, root: &G, index: usize) {
         self.start_search();
         let mut state = root.clone();
-        let offset = (index % 2) as i32;
-        for depth in 1..MAX_PLY as i32 - 1 {
-            self.negamax(shared, &mut state, depth + offset, 0, -INFINITY, INFINITY);
+        let ahead = 1 + (index % 2) as u32;
+        let mut depth = 1;
+        while depth < MAX_PLY as u32 - 1 {
+            depth = depth.max(shared.main_depth.load(Ordering::Relaxed) + ahead);
+            self.root_best = None;
+            let score = self.negamax(shared, &mut state, depth as i32, 0, -INFINITY, INFINITY);
             self.publish(shared);
             if self.aborted || shared.aborted() {
                 break;
             }
+            if let Some(mv) = self.root_best {
+                let mut best = shared.helper_best.lock().unwrap_or_else(|e| e.into_inner());
+                if best.is_none_or(|(d, _, _)| d < depth) {
+                    *best = Some((depth, score, mv.pack()));
+                }
+            }
+            depth += 1;
         }
     }
 
