@@ -75,10 +75,6 @@ pub trait Session: Send {
     /// Chooses the searcher and sizes its memory now (before `readyok`,
     /// never inside a search). Warnings say what could not be had.
     fn prepare(&mut self, engine: &Engine) -> Vec<String>;
-    /// The searcher `prepare` chose (`auto` resolved).
-    fn searcher_name(&self) -> &'static str;
-    /// Bytes of search memory held.
-    fn memory_bytes(&self) -> usize;
     /// Forgets what searches learned (a new game starts).
     fn new_game(&mut self);
     /// Searches the current position; `None` when the game is over.
@@ -257,16 +253,6 @@ impl<G: Game> Session for GameSession<G> {
         searcher.allocate(engine.hash_mb).into_iter().collect()
     }
 
-    fn searcher_name(&self) -> &'static str {
-        self.searcher
-            .as_ref()
-            .map_or(self.profile.searcher, |(name, _)| name)
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.searcher.as_ref().map_or(0, |(_, s)| s.memory_bytes())
-    }
-
     fn new_game(&mut self) {
         if let Some((_, searcher)) = &mut self.searcher {
             searcher.clear();
@@ -322,10 +308,16 @@ impl<G: Game> Session for GameSession<G> {
 /// A report with its line of moves from `root` written out as text (each
 /// move in the position it is played in).
 fn in_text<G: Game>(root: &G, report: Report<G::Move>) -> Report<String> {
-    let mut state = root.clone();
-    report.map_moves(|mv| {
-        let text = state.format_move(mv);
-        state.play(mv);
-        text
-    })
+    let line = |moves: Vec<G::Move>| {
+        let mut state = root.clone();
+        moves
+            .into_iter()
+            .map(|mv| {
+                let text = state.format_move(mv);
+                state.play(mv);
+                text
+            })
+            .collect()
+    };
+    report.map_moves(line, |mv| root.format_move(mv))
 }

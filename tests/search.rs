@@ -30,7 +30,7 @@ fn search(
         threads,
         seed: 7,
         move_overhead_ms: 0,
-        tuning: Default::default(),
+        ..SearchSettings::default()
     };
     let stop = AtomicBool::new(false);
     let run = SearchRun {

@@ -16,12 +16,42 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 const V01: &[(&str, usize, &str, &str)] = &[
-    ("hadron", 5, "info depth 3 seldepth 4 score cp 33 nodes 5000 hashfull 15 pv c3 e2 c5 b4", "c3"),
-    ("hadron", 7, "info depth 3 seldepth 3 score cp 63 nodes 5000 hashfull 120 pv a5 b4 f4", "a5"),
-    ("atoms", 8, "info depth 3 seldepth 6 score cp 61 nodes 5000 hashfull 16 pv c8 d8 b7 c6", "c8"),
-    ("tritium", 5, "info depth 2 seldepth 2 score cp 149 nodes 5000 hashfull 51 pv R@h6 R@a1", "R@h6"),
-    ("nadraz", 6, "info depth 1 seldepth 2 score cp 1200 nodes 5000 hashfull 10 pv B@c4+W@f5 white", "B@c4+W@f5"),
-    ("ihex", 5, "info depth 2 seldepth 3 score cp 91 nodes 5000 hashfull 108 pv a2 d8 h6", "a2"),
+    (
+        "hadron",
+        5,
+        "info depth 3 seldepth 4 score cp 33 nodes 5000 hashfull 15 pv c3 e2 c5 b4",
+        "c3",
+    ),
+    (
+        "hadron",
+        7,
+        "info depth 3 seldepth 3 score cp 63 nodes 5000 hashfull 120 pv a5 b4 f4",
+        "a5",
+    ),
+    (
+        "atoms",
+        8,
+        "info depth 3 seldepth 6 score cp 61 nodes 5000 hashfull 16 pv c8 d8 b7 c6",
+        "c8",
+    ),
+    (
+        "tritium",
+        5,
+        "info depth 2 seldepth 2 score cp 149 nodes 5000 hashfull 51 pv R@h6 R@a1",
+        "R@h6",
+    ),
+    (
+        "nadraz",
+        6,
+        "info depth 1 seldepth 2 score cp 1200 nodes 5000 hashfull 10 pv B@c4+W@f5 white",
+        "B@c4+W@f5",
+    ),
+    (
+        "ihex",
+        5,
+        "info depth 2 seldepth 3 score cp 91 nodes 5000 hashfull 108 pv a2 d8 h6",
+        "a2",
+    ),
 ];
 
 /// An `info` line without its timing fields (`nps`, `time`).
@@ -58,8 +88,14 @@ fn uct_plain_searches_exactly_as_v0_1_did() {
             stop: &stop,
             progress: &mut |_| {},
         };
-        let result = session.search(&settings, &Limits::nodes(5000), run).unwrap();
-        assert_eq!(untimed(&format::info(&result.report)), info, "{game} {size}");
+        let result = session
+            .search(&settings, &Limits::nodes(5000), run)
+            .unwrap();
+        assert_eq!(
+            untimed(&format::info(&result.report)),
+            info,
+            "{game} {size}"
+        );
         assert_eq!(result.best, best, "{game} {size}");
     }
 }

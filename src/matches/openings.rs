@@ -175,7 +175,7 @@ pub fn generate(config: &GameConfig, generator: &Generator) -> Result<Suite, Str
         threads: 1,
         seed: generator.seed,
         move_overhead_ms: 0,
-        tuning: Default::default(),
+        ..SearchSettings::default()
     };
     session.prepare(&Engine {
         searcher: "mcts",

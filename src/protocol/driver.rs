@@ -345,12 +345,20 @@ impl Driver {
         let mut session = self.session.take().expect("a session exists");
         let view = session.snapshot();
         let settings = self.options.search.clone();
+        let style = self.options.style;
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
         let thread_stop = Arc::clone(&stop);
         let infinite = limits.infinite;
         let handle = spawn_worker(move || {
-            run_search(&mut session, &settings, &limits, start, &thread_stop, &out);
+            let job = SearchJob {
+                settings: &settings,
+                limits: &limits,
+                start,
+                stop: &thread_stop,
+                style,
+            };
+            run_search(&mut session, job, &out);
             session
         });
         self.running = Some(Running {
@@ -478,28 +486,40 @@ fn spawn_worker(
         .expect("spawn the search thread")
 }
 
-/// The body of the search thread: search, report, answer `bestmove`.
-fn run_search(
-    session: &mut Box<dyn Session>,
-    settings: &crate::search::SearchSettings,
-    limits: &Limits,
+/// What one `go` asks of the search thread.
+struct SearchJob<'a> {
+    settings: &'a crate::search::SearchSettings,
+    limits: &'a Limits,
     start: Instant,
-    stop: &AtomicBool,
-    out: &Output,
-) {
+    stop: &'a AtomicBool,
+    style: format::InfoStyle,
+}
+
+/// The body of the search thread: search, report, answer `bestmove`.
+fn run_search(session: &mut Box<dyn Session>, job: SearchJob, out: &Output) {
+    let style = job.style;
     let result = catch_unwind(AssertUnwindSafe(|| {
         let progress_out = out.clone();
-        let mut progress = move |report: &_| progress_out.line(&format::info(report));
+        let mut progress = move |report: &_| {
+            for line in format::info_lines(report, style) {
+                progress_out.line(&line);
+            }
+        };
         let run = SearchRun {
-            start,
-            stop,
+            start: job.start,
+            stop: job.stop,
             progress: &mut progress,
         };
-        session.search(settings, limits, run)
+        session.search(job.settings, job.limits, run)
     }));
     match result {
         Ok(Some(result)) => {
-            out.line(&format::info(&result.report));
+            for line in format::move_stats(&result.report) {
+                out.line(&line);
+            }
+            for line in format::info_lines(&result.report, style) {
+                out.line(&line);
+            }
             out.line(&format!("bestmove {}", result.best));
         }
         Ok(None) => out.line(&format!("bestmove {NO_MOVE}")),

@@ -3,6 +3,7 @@
 //! parsing and validation, the command line's flags and protocol.md's
 //! option table all come from this table.
 
+use super::format::InfoStyle;
 use crate::games::GameConfig;
 use crate::registry;
 use crate::search::SearchSettings;
@@ -15,6 +16,7 @@ pub struct Options {
     pub game: GameConfig,
     pub engine: Engine,
     pub search: SearchSettings,
+    pub style: InfoStyle,
 }
 
 /// An option's type, with its default and limits.
@@ -52,6 +54,10 @@ impl Value {
             Value::Int(v) => *v,
             _ => 0,
         }
+    }
+
+    fn flag(&self) -> bool {
+        matches!(self, Value::Bool(true))
     }
 
     fn text(&self) -> &str {
@@ -182,6 +188,28 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
         help: "milliseconds kept back from every clock for I/O lag",
         apply: |o, v| o.search.move_overhead_ms = v.int() as u64,
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+        help: "root moves reported with their own info line (multipv k), best first",
+        apply: |o, v| o.search.multipv = v.int() as usize,
+    },
+    OptionSpec {
+        name: "ShowWDL",
+        kind: Kind::Check { default: false },
+        help: "add 'wdl <win> <draw> <loss>' (permille) to info lines",
+        apply: |o, v| o.style.wdl = v.flag(),
+    },
+    OptionSpec {
+        name: "MoveStats",
+        kind: Kind::Check { default: false },
+        help: "MCTS: one 'info string movestats' line per root move before bestmove",
+        apply: |o, v| o.search.move_stats = v.flag(),
     },
     OptionSpec {
         name: "Exploration",

@@ -121,7 +121,7 @@ fn search(config: &GameConfig, searcher: &'static str, limits: Limits) -> u64 {
         threads: 1,
         seed: 1,
         move_overhead_ms: 0,
-        tuning: Default::default(),
+        ..SearchSettings::default()
     };
     let stop = AtomicBool::new(false);
     let run = SearchRun {

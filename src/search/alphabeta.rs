@@ -13,6 +13,7 @@ use super::time::{Stability, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
     Context, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings, Searcher, Setup,
+    Variation,
 };
 use crate::games::{CompactMove, Game, Outcome};
 use fxhash::FxHashMap;
@@ -132,8 +133,17 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             let shared = &shared;
             let time = &time;
             let start = ctx.start;
-            let main = scope
-                .spawn(move || main.main_search(shared, position, limits, time, start, sender));
+            let main = scope.spawn(move || {
+                main.main_search(
+                    shared,
+                    position,
+                    limits,
+                    time,
+                    start,
+                    sender,
+                    settings.multipv,
+                )
+            });
             for (i, helper) in helpers.iter_mut().enumerate() {
                 scope.spawn(move || helper.helper_search(shared, position, i + 1));
             }
@@ -178,15 +188,7 @@ fn supervise<M: Clone>(
             shared.abort.store(true, Ordering::Relaxed);
         }
         if ctx.report_due() {
-            let mut progress = latest.clone().unwrap_or(Report {
-                depth: 0,
-                seldepth: 0,
-                score: Score::Cp(0),
-                nodes: 0,
-                time_ms: 0,
-                pv: Vec::new(),
-                hashfull: None,
-            });
+            let mut progress = latest.clone().unwrap_or(Report::empty(0, 0));
             progress.nodes = shared.nodes.load(Ordering::Relaxed);
             progress.time_ms = elapsed.as_millis() as u64;
             progress.hashfull = Some(shared.tt.hashfull());
@@ -207,6 +209,8 @@ struct Worker<G: Game> {
     /// The best root move of the current iteration so far (usable when
     /// the iteration is cut short).
     root_best: Option<G::Move>,
+    /// MultiPV: root moves left out of the current search.
+    excluded: Vec<G::Move>,
 }
 
 impl<G: Game> Worker<G> {
@@ -219,6 +223,7 @@ impl<G: Game> Worker<G> {
             seldepth: 0,
             aborted: false,
             root_best: None,
+            excluded: Vec::new(),
         }
     }
 
@@ -246,6 +251,7 @@ impl<G: Game> Worker<G> {
         time: &TimeManager,
         start: std::time::Instant,
         reports: mpsc::Sender<Report<G::Move>>,
+        multipv: usize,
     ) -> SearchResult<G::Move> {
         self.start_search();
         let mut moves = Vec::new();
@@ -284,6 +290,7 @@ impl<G: Game> Worker<G> {
             stable = if best == previous { stable + 1 } else { 0 };
             let mut pv = vec![best];
             pv.extend(principal_variation(shared.tt, root, &best, depth as usize));
+            let alternatives = self.alternatives(shared, &mut state, depth, best, multipv);
             let report = Report {
                 depth,
                 seldepth: self.seldepth.max(depth),
@@ -292,6 +299,8 @@ impl<G: Game> Worker<G> {
                 time_ms: start.elapsed().as_millis() as u64,
                 pv,
                 hashfull: Some(shared.tt.hashfull()),
+                alternatives,
+                root_moves: Vec::new(),
             };
             let _ = reports.send(report.clone());
             last = Some(report);
@@ -318,13 +327,11 @@ impl<G: Game> Worker<G> {
             }
         }
         let mut report = last.unwrap_or_else(|| Report {
-            depth: 0,
-            seldepth: 0,
-            score: Score::Cp(0),
-            nodes: shared.nodes.load(Ordering::Relaxed),
-            time_ms: start.elapsed().as_millis() as u64,
             pv: vec![best],
-            hashfull: None,
+            ..Report::empty(
+                shared.nodes.load(Ordering::Relaxed),
+                start.elapsed().as_millis() as u64,
+            )
         });
         // Lazy SMP: a helper that finished a deeper iteration knows better
         // (unless a depth was asked for, which is what is reported then).
@@ -344,6 +351,37 @@ impl<G: Game> Worker<G> {
                 .extend(principal_variation(shared.tt, root, &best, depth as usize));
         }
         SearchResult { best, report }
+    }
+
+    /// MultiPV: the next best root moves after `best` at `depth`, each by a
+    /// search of the root without the moves already found.
+    fn alternatives(
+        &mut self,
+        shared: &Shared,
+        root: &mut G,
+        depth: u32,
+        best: G::Move,
+        multipv: usize,
+    ) -> Vec<Variation<G::Move>> {
+        let mut found = Vec::new();
+        self.excluded = vec![best];
+        while found.len() + 1 < multipv {
+            self.root_best = None;
+            let score = self.negamax(shared, root, depth as i32, 0, -INFINITY, INFINITY);
+            self.publish(shared);
+            let Some(mv) = self.root_best.filter(|_| !self.aborted) else {
+                break;
+            };
+            let mut pv = vec![mv];
+            pv.extend(principal_variation(shared.tt, root, &mv, depth as usize));
+            found.push(Variation {
+                score: to_score(score),
+                pv,
+            });
+            self.excluded.push(mv);
+        }
+        self.excluded.clear();
+        found
     }
 
     /// A Lazy SMP helper: deepens ahead of the main thread (one ply, two
@@ -448,10 +486,18 @@ impl<G: Game> Worker<G> {
             }
         }
         self.order_moves(&mut moves, tt_move, ply);
+        if ply == 0 && !self.excluded.is_empty() {
+            // MultiPV: the moves already reported are left out.
+            moves.retain(|mv| !self.excluded.contains(mv));
+        }
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move = moves[0];
+        let Some(&first) = moves.first() else {
+            self.buffers[ply] = moves;
+            return -INFINITY;
+        };
+        let mut best_move = first;
         let mover = state.side_to_move();
         for (i, &mv) in moves.iter().enumerate() {
             let undo = state.make(mv);
@@ -501,6 +547,10 @@ impl<G: Game> Worker<G> {
         } else {
             Bound::Exact
         };
+        if ply == 0 && !self.excluded.is_empty() {
+            // Not the root's value: its best moves were left out.
+            return best_score;
+        }
         shared.tt.store(
             key,
             Entry {

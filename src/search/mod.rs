@@ -28,6 +28,10 @@ pub struct SearchSettings {
     pub move_overhead_ms: u64,
     /// Hand-set MCTS parameters (tuning matches); `None` keeps the game's own.
     pub tuning: Tuning,
+    /// Root moves to report with their own lines (1: the best only).
+    pub multipv: usize,
+    /// Report the statistics of every root move (MCTS).
+    pub move_stats: bool,
 }
 
 impl Default for SearchSettings {
@@ -37,6 +41,8 @@ impl Default for SearchSettings {
             seed: 0,
             move_overhead_ms: 20,
             tuning: Tuning::default(),
+            multipv: 1,
+            move_stats: false,
         }
     }
 }
@@ -126,6 +132,31 @@ pub struct Report<M> {
     pub pv: Vec<M>,
     /// Permille of the search memory in use, where known.
     pub hashfull: Option<u32>,
+    /// With `multipv` > 1: the next best root moves, best first, each with
+    /// its score and line.
+    pub alternatives: Vec<Variation<M>>,
+    /// With `move_stats`: every root move's statistics (MCTS).
+    pub root_moves: Vec<RootMove<M>>,
+}
+
+/// A root move's score and the line that follows it (starting with it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variation<M> {
+    pub score: Score,
+    pub pv: Vec<M>,
+}
+
+/// What MCTS knows of one root move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove<M> {
+    pub mv: M,
+    pub visits: u64,
+    /// The mover's mean reward over the visits (½ unvisited).
+    pub win_rate: f32,
+    /// The prior the evaluator gave it (0 without one).
+    pub prior: f32,
+    /// A proven result for the mover, as a score.
+    pub proven: Option<Score>,
 }
 
 impl<M> Report<M> {
@@ -133,16 +164,56 @@ impl<M> Report<M> {
         self.nodes * 1000 / self.time_ms.max(1)
     }
 
-    /// The same report with its moves turned into something else (text).
-    pub fn map_moves<N>(self, f: impl FnMut(M) -> N) -> Report<N> {
+    /// A report of this shape with nothing found yet.
+    pub fn empty(nodes: u64, time_ms: u64) -> Self {
+        Report {
+            depth: 0,
+            seldepth: 0,
+            score: Score::Cp(0),
+            nodes,
+            time_ms,
+            pv: Vec::new(),
+            hashfull: None,
+            alternatives: Vec::new(),
+            root_moves: Vec::new(),
+        }
+    }
+
+    /// The same report with its moves turned into something else: every
+    /// line (main and alternatives) goes through `line`, which sees a whole
+    /// line from the root; root moves through `single`.
+    pub fn map_moves<N>(
+        self,
+        mut line: impl FnMut(Vec<M>) -> Vec<N>,
+        mut single: impl FnMut(M) -> N,
+    ) -> Report<N> {
         Report {
             depth: self.depth,
             seldepth: self.seldepth,
             score: self.score,
             nodes: self.nodes,
             time_ms: self.time_ms,
-            pv: self.pv.into_iter().map(f).collect(),
+            pv: line(self.pv),
             hashfull: self.hashfull,
+            alternatives: self
+                .alternatives
+                .into_iter()
+                .map(|v| Variation {
+                    score: v.score,
+                    pv: line(v.pv),
+                })
+                .collect(),
+            root_moves: self
+                .root_moves
+                .into_iter()
+                .map(|r| RootMove {
+                    mv: single(r.mv),
+                    visits: r.visits,
+                    win_rate: r.win_rate,
+                    prior: r.prior,
+                    proven: r.proven,
+                })
+                .collect(),
         }
     }
 }

@@ -48,6 +48,8 @@ impl<G: Game> Searcher<G> for RandomMover<G> {
             time_ms: ctx.elapsed_ms(),
             pv: vec![best],
             hashfull: None,
+            alternatives: Vec::new(),
+            root_moves: Vec::new(),
         };
         SearchResult { best, report }
     }

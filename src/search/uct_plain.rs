@@ -398,6 +398,8 @@ impl<G: Game> Search<'_, G> {
             time_ms: ctx.elapsed_ms(),
             pv,
             hashfull: Some((self.used.min(nodes.len()) * 1000 / nodes.len().max(1)) as u32),
+            alternatives: Vec::new(),
+            root_moves: Vec::new(),
         }
     }
 }

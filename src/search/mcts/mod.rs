@@ -24,10 +24,10 @@ pub use tree::NODE_BYTES;
 use super::searcher::GamePath;
 use super::time::TimeManager;
 use super::{
-    Context, Evaluator, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings,
-    Searcher, Setup, Tuning, win_rate_to_cp,
+    Context, Evaluator, Limits, Plugin, Report, Root, RootMove, Score, SearchResult,
+    SearchSettings, Searcher, Setup, Tuning, Variation, win_rate_to_cp,
 };
-use crate::games::{CompactMove, Game};
+use crate::games::{CompactMove, Game, Seat};
 use select::best_child;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::thread;
@@ -145,6 +145,10 @@ pub(super) struct Shared<'a, G: Game> {
     node_limit: Option<u64>,
     /// More than one thread: counts must be atomic read-modify-writes.
     threaded: bool,
+    /// Root moves reported with their own lines.
+    multipv: usize,
+    /// Report every root move's statistics.
+    move_stats: bool,
 }
 
 impl<G: Game> Shared<'_, G> {
@@ -233,6 +237,8 @@ impl<G: Game> Searcher<G> for Mcts<G> {
             full: AtomicBool::new(false),
             node_limit: limits.nodes,
             threaded: threads > 1,
+            multipv: settings.multipv.max(1),
+            move_stats: settings.move_stats,
         };
         let mut main = Worker::<G>::new(settings.seed);
         main.expand_root(&shared, position);
@@ -355,29 +361,45 @@ fn lead<G: Game>(
 fn report<G: Game>(shared: &Shared<G>, root: &G, ctx: &Context<G::Move>) -> Report<G::Move> {
     let nodes = shared.nodes();
     let mover = root.side_to_move();
-    let best = best_child(nodes, 0, mover);
     let root_meta = nodes[0].meta();
     let score = match root_meta.proof() {
-        Proof::Unknown => Score::Cp(win_rate_to_cp(nodes[best].mean() as f64)),
-        Proof::Draw => Score::Cp(0),
-        Proof::Win(seat) => {
-            let moves = ((root_meta.proof_plies() as i32 + 1) / 2).max(1);
-            Score::Mate(if seat == mover { moves } else { -moves })
+        Proof::Unknown => {
+            let best = best_child(nodes, 0, mover);
+            Score::Cp(win_rate_to_cp(nodes[best].mean() as f64))
         }
+        proof => proof_score(proof, root_meta.proof_plies(), mover),
     };
-    let mut pv = Vec::new();
-    let mut state = root.clone();
-    let mut node = 0;
-    while nodes[node].state() == State::Expanded && pv.len() < 64 {
-        let child = best_child(nodes, node, state.side_to_move());
-        if nodes[child].visits.load(RELAXED) == 0 {
-            break;
-        }
-        let mv = G::Move::unpack(nodes[child].mv.load(RELAXED));
-        pv.push(mv);
-        state.play(mv);
-        node = child;
-    }
+    let ranked = ranked_children(nodes, 0, mover);
+    let alternatives = ranked
+        .iter()
+        .skip(1)
+        .take(shared.multipv - 1)
+        .map(|&child| Variation {
+            score: child_score(nodes, child, mover),
+            pv: line_from(nodes, root, child),
+        })
+        .collect();
+    let root_moves = if shared.move_stats {
+        ranked
+            .iter()
+            .map(|&child| {
+                let n = &nodes[child];
+                let meta = n.meta();
+                RootMove {
+                    mv: G::Move::unpack(n.mv.load(RELAXED)),
+                    visits: n.visits.load(RELAXED) as u64,
+                    win_rate: n.mean(),
+                    prior: meta.prior(),
+                    proven: match meta.proof() {
+                        Proof::Unknown => None,
+                        proof => Some(proof_score(proof, meta.proof_plies() + 1, mover)),
+                    },
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let iterations = shared.iterations.load(RELAXED);
     Report {
         depth: (shared.depth_sum.load(RELAXED) as f64 / iterations.max(1) as f64).round() as u32,
@@ -385,9 +407,61 @@ fn report<G: Game>(shared: &Shared<G>, root: &G, ctx: &Context<G::Move>) -> Repo
         score,
         nodes: iterations,
         time_ms: ctx.elapsed_ms(),
-        pv,
+        pv: ranked
+            .first()
+            .map_or_else(Vec::new, |&best| line_from(nodes, root, best)),
         hashfull: Some(shared.tree.permille_used()),
+        alternatives,
+        root_moves,
     }
+}
+
+/// A proof seen from `mover`: a mate score in moves (plies to the end,
+/// rounded up to `mover`'s moves), or 0 for a draw.
+fn proof_score(proof: Proof, plies: u32, mover: Seat) -> Score {
+    let moves = ((plies as i32 + 1) / 2).max(1);
+    match proof {
+        Proof::Win(seat) if seat == mover => Score::Mate(moves),
+        Proof::Win(_) => Score::Mate(-moves),
+        _ => Score::Cp(0),
+    }
+}
+
+/// The score of the root move into `child` for `mover`.
+fn child_score(nodes: &[tree::Node], child: usize, mover: Seat) -> Score {
+    let meta = nodes[child].meta();
+    match meta.proof() {
+        Proof::Unknown => Score::Cp(win_rate_to_cp(nodes[child].mean() as f64)),
+        proof => proof_score(proof, meta.proof_plies() + 1, mover),
+    }
+}
+
+/// The children of `node`, best first (the order `best_child` chooses by).
+fn ranked_children(nodes: &[tree::Node], node: usize, mover: Seat) -> Vec<usize> {
+    let mut children: Vec<usize> = nodes[node].children().collect();
+    children.sort_by_key(|&c| std::cmp::Reverse(select::rank(nodes, c, mover)));
+    children
+}
+
+/// The line that starts with the move into `child` (a child of the root)
+/// and follows the best child while it has visits.
+fn line_from<G: Game>(nodes: &[tree::Node], root: &G, child: usize) -> Vec<G::Move> {
+    let mut state = root.clone();
+    let mut pv = Vec::new();
+    let mut node = child;
+    loop {
+        if nodes[node].visits.load(RELAXED) == 0 && !pv.is_empty() {
+            break;
+        }
+        let mv = G::Move::unpack(nodes[node].mv.load(RELAXED));
+        pv.push(mv);
+        state.play(mv);
+        if nodes[node].state() != State::Expanded || pv.len() >= 64 {
+            break;
+        }
+        node = best_child(nodes, node, state.side_to_move());
+    }
+    pv
 }
 
 /// Whether the most visited root move can no longer be overtaken in the

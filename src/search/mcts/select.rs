@@ -146,22 +146,26 @@ fn select_by(
 /// visited child that is not a proven loss (a proven loss only if all
 /// are: the slowest).
 pub(super) fn best_child(nodes: &[Node], node: usize, mover: Seat) -> usize {
-    let key = |c: usize| {
-        let n = &nodes[c];
-        let meta = n.meta();
-        let plies = meta.proof_plies() as i64;
-        match meta.proof() {
-            Proof::Win(seat) if seat == mover => (3, -plies, 0),
-            Proof::Win(_) => (0, plies, 0),
-            _ => (
-                1,
-                n.visits.load(RELAXED) as i64,
-                n.score.load(RELAXED) as i64,
-            ),
-        }
-    };
     nodes[node]
         .children()
-        .max_by_key(|&c| key(c))
+        .max_by_key(|&c| rank(nodes, c, mover))
         .expect("an expanded node has children")
+}
+
+/// How good the move into `child` is for `mover`, as a sort key: proven
+/// wins first (the quickest), then by visits and score, proven losses last
+/// (the slowest first).
+pub(super) fn rank(nodes: &[Node], child: usize, mover: Seat) -> (u8, i64, i64) {
+    let n = &nodes[child];
+    let meta = n.meta();
+    let plies = meta.proof_plies() as i64;
+    match meta.proof() {
+        Proof::Win(seat) if seat == mover => (3, -plies, 0),
+        Proof::Win(_) => (0, plies, 0),
+        _ => (
+            1,
+            n.visits.load(RELAXED) as i64,
+            n.score.load(RELAXED) as i64,
+        ),
+    }
 }
