@@ -54,6 +54,11 @@ impl<G: Game> Plugin<G> for AlphaBeta<G> {
 /// What every thread of one search shares.
 struct Shared<'a> {
     tt: &'a TranspositionTable,
+    limits: &'a Limits,
+    time: TimeManager,
+    start: std::time::Instant,
+    /// Root moves to report with their own lines.
+    multipv: usize,
     node_limit: Option<u64>,
     /// Time is up, `stop` came, the node limit is reached or the main
     /// thread has finished: every thread unwinds.
@@ -121,6 +126,10 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
         );
         let shared = Shared {
             tt,
+            limits,
+            time,
+            start: ctx.start,
+            multipv: settings.multipv.max(1),
             node_limit: limits.nodes,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -131,23 +140,11 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
         let (sender, receiver) = mpsc::channel();
         let mut result = thread::scope(|scope| {
             let shared = &shared;
-            let time = &time;
-            let start = ctx.start;
-            let main = scope.spawn(move || {
-                main.main_search(
-                    shared,
-                    position,
-                    limits,
-                    time,
-                    start,
-                    sender,
-                    settings.multipv,
-                )
-            });
+            let main = scope.spawn(move || main.main_search(shared, position, sender));
             for (i, helper) in helpers.iter_mut().enumerate() {
                 scope.spawn(move || helper.helper_search(shared, position, i + 1));
             }
-            supervise(shared, time, limits, receiver, ctx);
+            supervise(shared, receiver, ctx);
             let result = main.join().expect("the main search thread does not panic");
             shared.abort.store(true, Ordering::Relaxed);
             result
@@ -166,13 +163,8 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
 /// iteration's report, sends progress every second, and raises the abort
 /// flag on `stop` or at the hard time limit. Returns when the main search
 /// thread has finished (its sender is dropped).
-fn supervise<M: Clone>(
-    shared: &Shared,
-    time: &TimeManager,
-    limits: &Limits,
-    receiver: mpsc::Receiver<Report<M>>,
-    ctx: &mut Context<M>,
-) {
+fn supervise<M: Clone>(shared: &Shared, receiver: mpsc::Receiver<Report<M>>, ctx: &mut Context<M>) {
+    let (time, limits) = (&shared.time, shared.limits);
     let mut latest: Option<Report<M>> = None;
     loop {
         match receiver.recv_timeout(SUPERVISE_EVERY) {
@@ -247,12 +239,9 @@ impl<G: Game> Worker<G> {
         &mut self,
         shared: &Shared,
         root: &G,
-        limits: &Limits,
-        time: &TimeManager,
-        start: std::time::Instant,
         reports: mpsc::Sender<Report<G::Move>>,
-        multipv: usize,
     ) -> SearchResult<G::Move> {
+        let (limits, time, start) = (shared.limits, &shared.time, shared.start);
         self.start_search();
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
@@ -290,7 +279,7 @@ impl<G: Game> Worker<G> {
             stable = if best == previous { stable + 1 } else { 0 };
             let mut pv = vec![best];
             pv.extend(principal_variation(shared.tt, root, &best, depth as usize));
-            let alternatives = self.alternatives(shared, &mut state, depth, best, multipv);
+            let alternatives = self.alternatives(shared, &mut state, depth, best);
             let report = Report {
                 depth,
                 seldepth: self.seldepth.max(depth),
@@ -361,11 +350,10 @@ impl<G: Game> Worker<G> {
         root: &mut G,
         depth: u32,
         best: G::Move,
-        multipv: usize,
     ) -> Vec<Variation<G::Move>> {
         let mut found = Vec::new();
         self.excluded = vec![best];
-        while found.len() + 1 < multipv {
+        while found.len() + 1 < shared.multipv {
             self.root_best = None;
             let score = self.negamax(shared, root, depth as i32, 0, -INFINITY, INFINITY);
             self.publish(shared);
