@@ -3,9 +3,9 @@
 #
 #   scripts/sprt.sh NEW OLD [quintet match options ...]
 #
-# Builds both revisions (each in a temporary git worktree; binaries are
-# cached by commit under $QUINTET_BUILDS, default ~/.cache/quintet-builds,
-# with one shared cargo target dir so dependencies build once), builds the
+# Builds both revisions with bench/baseline.sh (each in a temporary git
+# worktree; binaries cached by commit under $QUINTET_BUILDS, default
+# ~/.cache/quintet-builds), builds the
 # match runner from this checkout, and runs `quintet match` with NEW as
 # engine A (the statistics are NEW's) until the SPRT decides.
 #
@@ -29,33 +29,9 @@ old_rev=$2
 shift 2
 
 root=$(git rev-parse --show-toplevel)
-builds=${QUINTET_BUILDS:-$HOME/.cache/quintet-builds}
-mkdir -p "$builds"
-
-# Prints the path of the quintet binary of a revision, building it if needed.
+# Binaries of revisions are built and cached by bench/baseline.sh.
 binary_of() {
-    local commit dir
-    commit=$(git -C "$root" rev-parse --verify "$1^{commit}") || {
-        echo "sprt.sh: '$1' is not a revision" >&2
-        return 1
-    }
-    dir="$builds/$commit"
-    if [ ! -x "$dir/quintet" ]; then
-        echo "sprt.sh: building $1 ($commit)" >&2
-        local src="$builds/src-$commit"
-        rm -rf "$src"
-        git -C "$root" worktree add --detach --quiet "$src" "$commit"
-        if ! cargo build --release --quiet --manifest-path "$src/Cargo.toml" \
-            --target-dir "$builds/target" >&2; then
-            git -C "$root" worktree remove --force "$src"
-            echo "sprt.sh: building $1 failed" >&2
-            return 1
-        fi
-        mkdir -p "$dir"
-        cp "$builds/target/release/quintet" "$dir/quintet"
-        git -C "$root" worktree remove --force "$src"
-    fi
-    echo "$dir/quintet"
+    "$root/bench/baseline.sh" "$1"
 }
 
 new_bin=$(binary_of "$new_rev")
