@@ -266,7 +266,7 @@ fn bad_input_is_reported_not_panicked_on() {
     std::fs::write(&bad_openings, "moves c3\nmoves c3 c3\n").unwrap();
     let good = quintet_engine("q", "random");
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--engine", &good, "--movetime", "10"], "exactly two"),
+        (vec!["--engine", &good, "--movetime", "10"], "at least two"),
         (
             vec!["--engine", &good, "--engine", "name=x", "--movetime", "10"],
             "cmd=<program> is missing",
