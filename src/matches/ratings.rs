@@ -31,9 +31,9 @@ pub struct Ratings {
 pub enum NoFit {
     /// Some engines are not linked to the rest by games at all.
     Unconnected(Vec<usize>),
-    /// A group of engines scored every point (or none) against the rest:
-    /// the likelihood grows without end as the gap widens.
-    Unbounded(Vec<usize>),
+    /// A group of engines scored every point against the rest (`every`),
+    /// or none: the likelihood grows without end as the gap widens.
+    Unbounded { group: Vec<usize>, every: bool },
 }
 
 /// P(a beats b) for a rating gap `d` = r_a − r_b.
@@ -85,13 +85,23 @@ fn check_fit(n: usize, results: &Results) -> Result<(), NoFit> {
     if !outside.is_empty() {
         return Err(NoFit::Unconnected(outside));
     }
-    // Forward: whom engine 0's group scored against; backward: who scored
-    // against it. Both must reach everyone.
+    // Forward: whom engine 0's group scored against. Nobody it reaches
+    // scored against anyone outside, so the engines outside scored every
+    // point against it.
     let forward = reachable(n, |i, j| i != j && points(i, j).0 > 0.0);
+    let group: Vec<usize> = (0..n).filter(|&k| !forward[k]).collect();
+    if !group.is_empty() {
+        return Err(NoFit::Unbounded { group, every: true });
+    }
+    // Backward: who scored against engine 0's group; the engines outside
+    // scored no point against it.
     let backward = reachable(n, |i, j| i != j && points(j, i).0 > 0.0);
-    let cut: Vec<usize> = (0..n).filter(|&k| !forward[k] || !backward[k]).collect();
-    if !cut.is_empty() {
-        return Err(NoFit::Unbounded(cut));
+    let group: Vec<usize> = (0..n).filter(|&k| !backward[k]).collect();
+    if !group.is_empty() {
+        return Err(NoFit::Unbounded {
+            group,
+            every: false,
+        });
     }
     Ok(())
 }
@@ -291,7 +301,21 @@ mod tests {
     #[test]
     fn a_clean_sweep_or_a_missing_link_has_no_finite_fit() {
         let sweep = Results::from([((0, 1), (10.0, 10.0)), ((1, 2), (5.0, 10.0))]);
-        assert_eq!(fit(3, &sweep), Err(NoFit::Unbounded(vec![1, 2])));
+        assert_eq!(
+            fit(3, &sweep),
+            Err(NoFit::Unbounded {
+                group: vec![1, 2],
+                every: false
+            })
+        );
+        let beaten = Results::from([((0, 1), (0.0, 4.0)), ((1, 2), (2.0, 4.0))]);
+        assert_eq!(
+            fit(3, &beaten),
+            Err(NoFit::Unbounded {
+                group: vec![1, 2],
+                every: true
+            })
+        );
         let apart = Results::from([((0, 1), (5.0, 10.0))]);
         assert_eq!(fit(3, &apart), Err(NoFit::Unconnected(vec![2])));
         // A draw links both ways.

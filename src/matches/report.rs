@@ -301,13 +301,10 @@ fn several_engines(out: &mut String, names: &[String], tally: &Tally) {
                 "  no finite ratings: {}",
                 match why {
                     NoFit::Unconnected(ks) => format!("{} played none of the others", list(&ks)),
-                    NoFit::Unbounded(ks) => {
-                        let rest: Vec<usize> = (0..n).filter(|k| !ks.contains(k)).collect();
-                        format!(
-                            "between {} and {} one side scored every point",
-                            list(&rest),
-                            list(&ks)
-                        )
+                    NoFit::Unbounded { group, every } => {
+                        let rest: Vec<usize> = (0..n).filter(|k| !group.contains(k)).collect();
+                        let how = if every { "every point" } else { "no point" };
+                        format!("{} scored {how} against {}", list(&group), list(&rest))
                     }
                 }
             );
