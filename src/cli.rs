@@ -430,6 +430,12 @@ pub fn match_settings(game: &GameArgs, args: &MatchArgs) -> Result<MatchSettings
         .max()
         .unwrap_or(1)
         .max(1);
+    // With two engines both kinds are the same game list.
+    let tournament = if args.gauntlet && engines.len() > 2 {
+        Tournament::Gauntlet
+    } else {
+        Tournament::RoundRobin
+    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let concurrency = args.concurrency.unwrap_or(cores / threads).max(1);
     Ok(MatchSettings {
@@ -445,11 +451,7 @@ pub fn match_settings(game: &GameArgs, args: &MatchArgs) -> Result<MatchSettings
             adjudicate_resign: adjudicate("--adjudicate-resign", &args.adjudicate_resign)?,
         },
         engines,
-        tournament: if args.gauntlet {
-            Tournament::Gauntlet
-        } else {
-            Tournament::RoundRobin
-        },
+        tournament,
         games_per_pairing: games.div_ceil(2) * 2,
         openings,
         openings_source: source,

@@ -103,7 +103,7 @@ impl MatchSettings {
         let rules = &self.rules;
         let config = &rules.config;
         let rule = |r: Option<adjudicate::ScoreRule>| r.map_or("-".to_string(), |r| r.describe());
-        let mut fields = vec![
+        let fields = [
             ("version", record::VERSION.to_string()),
             ("game", config.game.clone()),
             ("size", config.size.to_string()),
@@ -129,15 +129,13 @@ impl MatchSettings {
             ("shard", self.shard.describe()),
             ("engines", self.engines.len().to_string()),
         ];
-        let specs: Vec<(String, String)> = self
-            .engines
-            .iter()
-            .enumerate()
-            .map(|(k, e)| (format!("engine{}", k + 1), e.to_text()))
+        let mut all: Vec<(String, String)> = fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
             .collect();
-        let mut all: Vec<(String, String)> =
-            fields.drain(..).map(|(k, v)| (k.to_string(), v)).collect();
-        all.extend(specs);
+        for (k, engine) in self.engines.iter().enumerate() {
+            all.push((format!("engine{}", k + 1), engine.to_text()));
+        }
         Fields(all)
     }
 }
@@ -276,10 +274,11 @@ pub fn run(settings: MatchSettings) -> Result<Summary, String> {
         .as_ref()
         .map(|e| e.games.clone())
         .unwrap_or_default();
+    let done: std::collections::HashSet<u64> = recorded.iter().map(|(index, _)| *index).collect();
     let todo: Vec<u64> = schedule
         .games_of(settings.shard)
         .into_iter()
-        .filter(|index| !recorded.iter().any(|(done, _)| done == index))
+        .filter(|index| !done.contains(index))
         .collect();
     let shared = Shared {
         game_options: game_options(&settings),

@@ -59,7 +59,7 @@ pub fn headline(settings: &MatchSettings) -> String {
             line,
             ", shard {} ({} games)",
             settings.shard.describe(),
-            schedule.games_of(settings.shard).len()
+            schedule.count_of(settings.shard)
         );
     }
     line
@@ -116,7 +116,7 @@ fn points(p: f64) -> String {
 
 /// The one-line state of the match.
 pub fn progress_line(settings: &MatchSettings, tally: &Tally) -> String {
-    let total = settings.schedule().games_of(settings.shard).len();
+    let total = settings.schedule().count_of(settings.shard);
     let names = settings.names();
     if names.len() > 2 {
         let standings: Vec<String> = (0..names.len())

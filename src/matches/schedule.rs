@@ -141,6 +141,18 @@ impl Schedule {
         }
     }
 
+    /// How many games one shard plays.
+    pub fn count_of(&self, shard: Shard) -> u64 {
+        let pairs = self.total() / 2;
+        let ahead = shard.index - 1;
+        let held = if pairs > ahead {
+            (pairs - ahead).div_ceil(shard.count)
+        } else {
+            0
+        };
+        held * 2
+    }
+
     /// The game numbers of one shard, in order.
     pub fn games_of(&self, shard: Shard) -> Vec<u64> {
         (0..self.total())
@@ -231,6 +243,16 @@ mod tests {
         }
         assert!(seen.iter().all(|&n| n == 1));
         assert_eq!(s.games_of(Shard::WHOLE).len() as u64, s.total());
+        for count in 1..=7 {
+            for index in 1..=count {
+                let shard = Shard { index, count };
+                assert_eq!(
+                    s.count_of(shard),
+                    s.games_of(shard).len() as u64,
+                    "{index}/{count}"
+                );
+            }
+        }
         assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
         for bad in ["0/4", "5/4", "x", "1/0", "1-2"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
