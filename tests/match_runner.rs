@@ -1373,3 +1373,57 @@ fn score_adjudication_ends_games_when_both_engines_agree() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(records(&record_file).iter().all(|g| g["reason"] == "rules"));
 }
+
+/// The records of quintet 0.1 (bench/results, a headline and game lines)
+/// merge to the summary that match printed then; a match does not append
+/// to one.
+#[test]
+fn records_of_quintet_0_1_are_read_but_not_continued() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let record_file = format!("{root}/bench/results/auto-vs-plain-hadron.records");
+    let then =
+        std::fs::read_to_string(format!("{root}/bench/results/auto-vs-plain-hadron.summary"))
+            .unwrap();
+    let out = run_quintet(&["ratings", &record_file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let same = [
+        "auto vs uct-plain: W-D-L",
+        "Elo (games)",
+        "Elo (pairs)",
+        "Pairs by points",
+        "Seats",
+        "Endings",
+    ];
+    let now = text(&out.stdout);
+    assert_eq!(lines_starting(&now, &same), lines_starting(&then, &same));
+    assert_eq!(lines_starting(&now, &same).len(), same.len());
+    // Appending to a copy is refused before any engine starts.
+    let dir = scratch("old-record");
+    let copy = dir.join("old.records");
+    std::fs::copy(&record_file, &copy).unwrap();
+    let out = run_match(&[
+        "--game",
+        "hadron",
+        "--size",
+        "7",
+        "--engine",
+        &quintet_engine("auto", "auto"),
+        "--engine",
+        &quintet_engine("uct-plain", "uct-plain"),
+        "--movetime",
+        "100",
+        "--record",
+        copy.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("(a record of quintet 0.1)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(&record_file).unwrap()
+    );
+}

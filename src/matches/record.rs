@@ -125,7 +125,8 @@ pub struct RecordFile {
     pub path: PathBuf,
     /// The header's first line, without `# `.
     pub headline: Option<String>,
-    /// The header's settings; None in an empty file.
+    /// The header's settings; None in an empty file, or in a record of
+    /// quintet 0.1 (which had only the headline).
     pub settings: Option<Fields>,
     pub games: Vec<GameLine>,
     /// Bytes up to the end of the last complete line: a partial line
@@ -167,12 +168,8 @@ pub fn read(path: &Path) -> Result<RecordFile, String> {
                 record.headline = Some(comment.trim().to_string());
             }
         } else if !line.trim().is_empty() {
-            if record.settings.is_none() {
-                return Err(at(
-                    n,
-                    "a game before the settings line: not a quintet match record".into(),
-                ));
-            }
+            // Games before any settings line: a record of quintet 0.1
+            // (headline only), readable but not to be continued.
             let fields = Fields(parse_line(line).map_err(|e| at(n, e))?);
             record.games.push(GameLine { line: n, fields });
         }
@@ -230,11 +227,14 @@ mod tests {
         ]);
         assert_eq!(settings.differences(&other, &[]), ["engines"]);
         assert!(settings.differences(&other, &["engines"]).is_empty());
-        std::fs::write(&path, "game=1 result=draw\n").unwrap();
+        std::fs::write(&path, "# quintet match: a vs b\ngame=1 result=draw\n").unwrap();
+        let old = read(&path).unwrap();
+        assert!(old.settings.is_none() && old.games.len() == 1);
+        std::fs::write(&path, "game=1 result=draw\ngame=2 loose\n").unwrap();
         assert!(
             read(&path)
                 .unwrap_err()
-                .contains("not a quintet match record")
+                .contains(":2: not a key=value field")
         );
         assert!(read(&dir.join("missing.txt")).unwrap().settings.is_none());
         let _ = std::fs::remove_dir_all(&dir);

@@ -73,6 +73,13 @@ pub fn prepare(
     let record = record::read(path)?;
     let shown = path.display();
     let Some(found) = &record.settings else {
+        if !record.games.is_empty() {
+            return Err(format!(
+                "{shown} holds games but no '{}' line (a record of quintet 0.1): \
+                 `quintet ratings` reads it, but a match cannot continue it; give another --record file",
+                record::SETTINGS.trim()
+            ));
+        }
         return Ok(Earlier {
             record,
             games: Vec::new(),
@@ -192,6 +199,40 @@ pub struct Merged {
     pub expected: Option<u64>,
 }
 
+/// Adds the games of `record` (of match `match_id`) to `games`; a game
+/// number of a match already seen is an error.
+fn add_games(
+    record: &RecordFile,
+    match_id: usize,
+    names: &[String],
+    seen: &mut HashMap<(usize, u64), String>,
+    games: &mut Vec<Finished>,
+) -> Result<(), String> {
+    let shown = record.path.display();
+    for line in &record.games {
+        let at = |e: String| format!("{shown}:{}: {e}", line.line);
+        let (index, p1, p2, mut finished) = read_game(line).map_err(|e| at(e.to_string()))?;
+        let find = |name: &str| {
+            names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| at(format!("'{name}' is not an engine of the header")))
+        };
+        finished.p1 = find(&p1)?;
+        finished.p2 = find(&p2)?;
+        finished.pair = (match_id, index / 2);
+        let place = format!("{shown}:{}", line.line);
+        if let Some(first) = seen.insert((match_id, index), place) {
+            return Err(at(format!(
+                "game {} of this match is also in {first} (the same shard or run twice?)",
+                index + 1
+            )));
+        }
+        games.push(finished);
+    }
+    Ok(())
+}
+
 /// Merges record files: shards of one match (same settings but `shard`)
 /// join into that match, records of other matches add their games; a
 /// game recorded twice is an error.
@@ -207,10 +248,35 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
     for path in paths {
         let record = record::read(path)?;
         let shown = path.display().to_string();
-        let settings = record
-            .settings
-            .as_ref()
-            .ok_or_else(|| format!("{shown}: no settings line: not a quintet match record"))?;
+        let Some(settings) = record.settings.as_ref() else {
+            // A record of quintet 0.1: a match of its own, its engines
+            // named by the games.
+            if record.games.is_empty() {
+                return Err(format!(
+                    "{shown}: no games and no settings: not a quintet match record"
+                ));
+            }
+            identities.push(Fields(vec![("file".into(), shown.clone())]));
+            headline.get_or_insert_with(|| record.headline.clone().unwrap_or_default());
+            sprts.push("-".into());
+            for line in &record.games {
+                for seat in ["p1", "p2"] {
+                    let name = line.fields.get(seat).unwrap_or_default().to_string();
+                    if !name.is_empty() && !names.contains(&name) {
+                        specs.push(EngineSpec {
+                            name: name.clone(),
+                            cmd: vec!["?".into()],
+                            dir: None,
+                            options: Vec::new(),
+                            restart: false,
+                        });
+                        names.push(name);
+                    }
+                }
+            }
+            add_games(&record, identities.len() - 1, &names, &mut seen, &mut games)?;
+            continue;
+        };
         let identity = Fields(
             settings
                 .0
@@ -252,27 +318,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
                 specs.push(spec);
             }
         }
-        for line in &record.games {
-            let at = |e: String| format!("{shown}:{}: {e}", line.line);
-            let (index, p1, p2, mut finished) = read_game(line).map_err(|e| at(e.to_string()))?;
-            let find = |name: &str| {
-                names
-                    .iter()
-                    .position(|n| n == name)
-                    .ok_or_else(|| at(format!("'{name}' is not an engine of the header")))
-            };
-            finished.p1 = find(&p1)?;
-            finished.p2 = find(&p2)?;
-            finished.pair = (match_id, index / 2);
-            let place = format!("{shown}:{}", line.line);
-            if let Some(first) = seen.insert((match_id, index), place) {
-                return Err(at(format!(
-                    "game {} of this match is also in {first} (the same shard or run twice?)",
-                    index + 1
-                )));
-            }
-            games.push(finished);
-        }
+        add_games(&record, match_id, &names, &mut seen, &mut games)?;
     }
     let mut tally = Tally::new(names.clone());
     for game in &games {
