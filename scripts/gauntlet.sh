@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One engine against a list of opponents (settings of quintet or other
-# programs), one match each, then a table of the results.
+# programs) in one `quintet match --gauntlet`: joint ratings (the engine at
+# 0) and a cross table at the end.
 #
 #   scripts/gauntlet.sh ENGINE OPPONENT [OPPONENT ...] [-- quintet match options ...]
 #
@@ -8,8 +9,9 @@
 # ("name=X cmd=PROGRAM option.Name=value ..."). A spec without cmd= runs
 # this checkout's target/release/quintet (built first); one without name=
 # is named after its options. Without match options: Hadron 7x7, 100 ms per
-# move, 40 games, bench/openings/hadron-7.txt. Each match's record goes to
-# gauntlet-<opponent>.txt.
+# move, 40 games per opponent, bench/openings/hadron-7.txt. The record goes
+# to gauntlet.txt (an interrupted gauntlet continues with
+# `-- ... --resume`, the same options otherwise).
 #
 # Example:
 #   scripts/gauntlet.sh "name=auto" "option.Search=uct-plain" \
@@ -23,7 +25,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 done
 [ "${1:-}" = "--" ] && shift
 if [ ${#specs[@]} -lt 2 ]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 
@@ -47,36 +49,13 @@ complete_spec() {
     printf '%s\n' "$spec"
 }
 
-# The value of name= in a completed spec.
-name_of() {
-    printf '%s\n' "$1" | tr ' ' '\n' | grep '^name=' | head -n 1 | sed 's/^name=//'
-}
-
 if [ $# -eq 0 ]; then
     set -- --game hadron --size 7 --movetime 100 --games 40 \
         --openings "$root/bench/openings/hadron-7.txt"
 fi
 
-engine=$(complete_spec "${specs[0]}")
-engine_name=$(name_of "$engine")
-table=()
-for opponent in "${specs[@]:1}"; do
-    opponent=$(complete_spec "$opponent")
-    opponent_name=$(name_of "$opponent")
-    echo "== $engine_name vs $opponent_name" >&2
-    summary=$("$quintet" match --engine "$engine" --engine "$opponent" \
-        --record "gauntlet-${opponent_name//[^A-Za-z0-9_.=,-]/_}.txt" "$@") || {
-        status=$?
-        echo "$summary"
-        exit "$status"
-    }
-    echo "$summary"
-    wdl=$(printf '%s\n' "$summary" | grep -m1 ': W-D-L ' | sed 's/.*W-D-L \([0-9-]*\), score .* = \(.*\)$/\1 \2/')
-    elo=$(printf '%s\n' "$summary" | grep -m1 '^Elo (games): ' | sed 's/^Elo (games): \([^(]*\).*/\1/')
-    table+=("$(printf '%-32s %-14s %-7s %s' "$opponent_name" "${wdl% *}" "${wdl##* }" "$elo")")
+engines=()
+for spec in "${specs[@]}"; do
+    engines+=(--engine "$(complete_spec "$spec")")
 done
-
-echo
-echo "Gauntlet of $engine_name (W-D-L, score and Elo are $engine_name's):"
-printf '%-32s %-14s %-7s %s\n' opponent W-D-L score Elo
-printf '%s\n' "${table[@]}"
+exec "$quintet" match --gauntlet "${engines[@]}" --record gauntlet.txt "$@"

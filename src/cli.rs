@@ -3,11 +3,13 @@
 //! `protocol::options`) are global flags: `--game atoms --hash 256`.
 
 use crate::games::GameConfig;
-use crate::matches::openings::{self, Opening};
+use crate::matches::adjudicate::ScoreRule;
+use crate::matches::openings::{self, Format, Opening};
 use crate::matches::referee::Rules;
+use crate::matches::schedule::{Shard, Tournament};
 use crate::matches::spec::{EngineSpec, TimeControl};
 use crate::matches::stats::Sprt;
-use crate::matches::{self, MatchSettings, report, signals};
+use crate::matches::{self, MatchSettings, report, resume, signals};
 use crate::protocol::options::{self, Kind, OPTIONS, Options};
 use crate::protocol::{self, Output};
 use crate::registry;
@@ -15,7 +17,7 @@ use crate::runs::{bench, selfcheck};
 use crate::search::searcher;
 use anyhow::{Context as _, Result, anyhow};
 use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -122,11 +124,15 @@ pub enum Command {
     },
     /// A fixed, deterministic workload over every game; prints `<N> nodes <M> nps`.
     Bench,
-    /// Plays two UGI engines against each other in game pairs, refereed by
-    /// our own rules, with live Elo and an optional SPRT.
+    /// Plays UGI engines against each other in game pairs, refereed by our
+    /// own rules: two with live Elo and an optional SPRT, three or more in a
+    /// round robin or gauntlet with joint ratings.
     Match(Box<MatchArgs>),
-    /// Generates a suite of balanced openings (one `moves ...` line each).
+    /// Generates a suite of balanced openings (`moves ...` lines or
+    /// position texts), or converts a suite to position texts.
     Openings(OpeningsArgs),
+    /// Merges match records (shards or separate runs) into one result.
+    Ratings(RatingsArgs),
     /// Checks the rules' internal consistency over random games of the
     /// chosen game (or of every game and size with --all).
     Selfcheck {
@@ -151,6 +157,7 @@ pub fn run(invocation: Invocation) -> Result<()> {
     match command {
         Command::Match(args) => match_command(&game, &args),
         Command::Openings(args) => openings_command(&game, &args),
+        Command::Ratings(args) => ratings_command(&args),
         Command::Ugi => {
             // Fail early on a bad command line rather than inside the protocol.
             registry::resolve(&options.game).map_err(|e| anyhow!(e))?;
@@ -262,10 +269,15 @@ fn perft(
 /// `quintet match`: see README.md, "Matches".
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine, twice (A first; the statistics are A's):
-    /// "name=A cmd='path/to/engine args' option.Hash=64 [dir=DIR]".
+    /// An engine, two or more times (the first is A: two-engine statistics
+    /// are its, ratings are anchored at it): "name=A cmd='path/to/engine
+    /// args' option.Hash=64 [dir=DIR] [restart=on]".
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
+    /// With three or more engines: the first plays each of the others
+    /// (instead of a round robin, where every engine plays every other).
+    #[arg(long)]
+    pub gauntlet: bool,
     /// Items for both engines, e.g. "option.Threads=1" (an engine's own
     /// items win).
     #[arg(long, value_name = "SPEC")]
@@ -294,8 +306,17 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies past the opening (0 = never).
     #[arg(long, default_value_t = 0)]
     pub max_plies: usize,
-    /// Games to play, in pairs (an odd number is rounded up). Default: 100,
-    /// or 20000 with --sprt (which stops when decided).
+    /// Adjudicate a draw when both engines' scores stay within ±S
+    /// centipawns for K moves each: "score=S moves=K".
+    #[arg(long, value_name = "RULE")]
+    pub adjudicate_draw: Option<String>,
+    /// Adjudicate a win when one engine's score stays at or below −S and
+    /// the other's at or above +S for K moves each: "score=S moves=K".
+    #[arg(long, value_name = "RULE")]
+    pub adjudicate_resign: Option<String>,
+    /// Games of each pairing of engines (of the match, for two), in pairs
+    /// (an odd number is rounded up). Default: 100, or 20000 with --sprt
+    /// (which stops when decided).
     #[arg(long)]
     pub games: Option<u64>,
     /// Openings file (one per line: startpos, moves ..., fen TEXT [moves ...]).
@@ -307,9 +328,24 @@ pub struct MatchArgs {
     /// SPRT on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05" or "0,5".
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
-    /// Write one record line per game to this file.
+    /// Append one record line per game to this file (after a header, once).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Continue the match in the --record file: play only the games it
+    /// does not hold yet.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only shard K of N of the game list (by game pair; the N shards
+    /// together play every game once).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Append each finished game to this file as PGN.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Append every line sent to and received from the engines to this
+    /// file (seconds since the start, engine#pid, direction, line).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
     /// Ask the engines' own view (query gameover/p1turn/result) and record
     /// disagreements with the referee (costs time).
     #[arg(long)]
@@ -337,9 +373,28 @@ pub struct OpeningsArgs {
     pub balance: f64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// moves: `moves m1 m2 ...` lines; fen: one position text per line
+    /// (what cutegames reads).
+    #[arg(long, default_value = "moves")]
+    pub format: String,
+    /// Convert this openings file to --format instead of generating.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<String>,
     /// Write here instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+/// `quintet ratings`.
+#[derive(Args, Debug)]
+pub struct RatingsArgs {
+    /// Record files of `quintet match --record` (shards of one match, or
+    /// separate runs).
+    #[arg(required = true, value_name = "RECORD")]
+    pub records: Vec<PathBuf>,
+    /// The SPRT to report for two engines (default: the one in the records).
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
 }
 
 fn time_control(args: &MatchArgs) -> Result<TimeControl> {
@@ -371,19 +426,20 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl> {
 /// fail before an engine starts).
 pub fn match_settings(game: &GameArgs, args: &MatchArgs) -> Result<MatchSettings> {
     let config = registry::resolve(&game.config()).map_err(|e| anyhow!(e))?;
-    if args.engines.len() != 2 {
+    if args.engines.len() < 2 {
         return Err(anyhow!(
-            "a match needs exactly two --engine specs (got {})",
+            "a match needs at least two --engine specs (got {})",
             args.engines.len()
         ));
     }
-    let mut specs = Vec::new();
+    let mut engines = Vec::new();
     for text in &args.engines {
-        specs.push(EngineSpec::parse(text, &args.each).map_err(|e| anyhow!(e))?);
+        engines.push(EngineSpec::parse(text, &args.each).map_err(|e| anyhow!(e))?);
     }
-    let mut engines: [EngineSpec; 2] = [specs[0].clone(), specs[1].clone()];
-    if engines[0].name == engines[1].name {
-        for (k, spec) in engines.iter_mut().enumerate() {
+    // Engines of the same name are told apart by their place.
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    for (k, spec) in engines.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == spec.name).count() > 1 {
             spec.name = format!("{}-{}", spec.name, k + 1);
         }
     }
@@ -399,6 +455,32 @@ pub fn match_settings(game: &GameArgs, args: &MatchArgs) -> Result<MatchSettings
         Some(text) => Some(Sprt::parse(text).map_err(|e| anyhow!(e))?),
         None => None,
     };
+    let shard = match &args.shard {
+        Some(text) => Shard::parse(text).map_err(|e| anyhow!(e))?,
+        None => Shard::WHOLE,
+    };
+    if sprt.is_some() && engines.len() != 2 {
+        return Err(anyhow!(
+            "--sprt needs exactly two engines (got {})",
+            engines.len()
+        ));
+    }
+    if sprt.is_some() && !shard.is_whole() {
+        return Err(anyhow!(
+            "--sprt cannot stop a match that runs in shards; run the shards without it and \
+             read the merged records with `quintet ratings --sprt ...`"
+        ));
+    }
+    if args.resume && args.record.is_none() {
+        return Err(anyhow!(
+            "--resume continues the match in a --record file: give one"
+        ));
+    }
+    let adjudicate = |flag: &str, text: &Option<String>| -> Result<Option<ScoreRule>> {
+        text.as_deref()
+            .map(|t| ScoreRule::parse(flag, t).map_err(|e| anyhow!(e)))
+            .transpose()
+    };
     let games = args
         .games
         .unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
@@ -412,6 +494,12 @@ pub fn match_settings(game: &GameArgs, args: &MatchArgs) -> Result<MatchSettings
         .max()
         .unwrap_or(1)
         .max(1);
+    // With two engines both kinds are the same game list.
+    let tournament = if args.gauntlet && engines.len() > 2 {
+        Tournament::Gauntlet
+    } else {
+        Tournament::RoundRobin
+    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let concurrency = args.concurrency.unwrap_or(cores / threads).max(1);
     Ok(MatchSettings {
@@ -423,31 +511,60 @@ pub fn match_settings(game: &GameArgs, args: &MatchArgs) -> Result<MatchSettings
             ready_timeout: Duration::from_millis(args.ready_timeout.max(1)),
             max_plies: args.max_plies,
             cross_check: args.cross_check,
+            adjudicate_draw: adjudicate("--adjudicate-draw", &args.adjudicate_draw)?,
+            adjudicate_resign: adjudicate("--adjudicate-resign", &args.adjudicate_resign)?,
         },
         engines,
-        games: games.div_ceil(2) * 2,
+        tournament,
+        games_per_pairing: games.div_ceil(2) * 2,
         openings,
         openings_source: source,
+        shard,
         concurrency,
         sprt,
         record: args.record.clone(),
+        resume: args.resume,
+        pgn: args.pgn.clone(),
+        log: args.log.clone(),
         progress_every: args.progress_every,
     })
+}
+
+/// Prints to stdout without panicking when stdout is gone (a closed
+/// terminal after SIGHUP, a closed pipe).
+fn print_text(text: &str) {
+    let mut out = io::stdout();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
 fn match_command(game: &GameArgs, args: &MatchArgs) -> Result<()> {
     let settings = match_settings(game, args)?;
     signals::install_interrupt_handler();
     let summary = matches::run(settings).map_err(|e| anyhow!(e))?;
-    print!("{}", report::summary_text(&summary));
-    if summary.interrupted {
-        std::process::exit(130);
+    print_text(&report::summary_text(&summary));
+    if let Some(stop) = summary.interrupted {
+        std::process::exit(stop.exit_status());
     }
+    Ok(())
+}
+
+fn ratings_command(args: &RatingsArgs) -> Result<()> {
+    let merged = resume::merge(&args.records).map_err(|e| anyhow!(e))?;
+    let sprt = match &args.sprt {
+        Some(text) => Some(Sprt::parse(text).map_err(|e| anyhow!(e))?),
+        None => merged.sprt,
+    };
+    print_text(&report::merged_text(&merged, sprt.as_ref()));
     Ok(())
 }
 
 fn openings_command(game: &GameArgs, args: &OpeningsArgs) -> Result<()> {
     let config = registry::resolve(&game.config()).map_err(|e| anyhow!(e))?;
+    let format = Format::parse(&args.format).map_err(|e| anyhow!(e))?;
+    if let Some(path) = &args.from {
+        let text = openings::convert_file(path, &config, format).map_err(|e| anyhow!(e))?;
+        return write_output(args.output.as_ref(), &text);
+    }
     let (min_plies, max_plies) = match args.plies.split_once('-') {
         Some((a, b)) => (a.trim().parse().ok(), b.trim().parse().ok()),
         None => {
@@ -493,7 +610,7 @@ fn openings_command(game: &GameArgs, args: &OpeningsArgs) -> Result<()> {
          MCTS search of {} playouts gives the side to move a win rate within {} of 0.5\n\
          # tried {}: {} duplicates or finished, {} unbalanced\n\
          # made by: quintet {game_flags} openings --count {} --plies {min_plies}-{max_plies} \
-         --nodes {} --balance {} --seed {}\n",
+         --nodes {} --balance {} --seed {} --format {}\n",
         suite.openings.len(),
         min_plies,
         max_plies,
@@ -505,22 +622,30 @@ fn openings_command(game: &GameArgs, args: &OpeningsArgs) -> Result<()> {
         args.count,
         args.nodes,
         args.balance,
-        args.seed
+        args.seed,
+        args.format
     );
     for opening in &suite.openings {
-        text.push_str(&opening.to_line());
+        text.push_str(&format.line(opening, &config).map_err(|e| anyhow!(e))?);
         text.push('\n');
     }
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
-        }
-        None => print!("{text}"),
-    }
+    write_output(args.output.as_ref(), &text)?;
     eprintln!(
         "{} openings in {:.1} s",
         suite.openings.len(),
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+fn write_output(path: Option<&PathBuf>, text: &str) -> Result<()> {
+    match path {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+        }
+        None => {
+            print_text(text);
+            Ok(())
+        }
+    }
 }

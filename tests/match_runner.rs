@@ -4,7 +4,7 @@
 
 use quintet::matches::record;
 use quintet::matches::stats::{Pentanomial, Sprt, Trinomial, elo_of_score, score_of_elo};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -265,8 +265,9 @@ fn bad_input_is_reported_not_panicked_on() {
     let bad_openings = dir.join("bad.txt");
     std::fs::write(&bad_openings, "moves c3\nmoves c3 c3\n").unwrap();
     let good = quintet_engine("q", "random");
+    let sometimes = format!("{good} restart=sometimes");
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--engine", &good, "--movetime", "10"], "exactly two"),
+        (vec!["--engine", &good, "--movetime", "10"], "at least two"),
         (
             vec!["--engine", &good, "--engine", "name=x", "--movetime", "10"],
             "cmd=<program> is missing",
@@ -324,6 +325,85 @@ fn bad_input_is_reported_not_panicked_on() {
                 "elo0=5 elo1=0",
             ],
             "elo1",
+        ),
+        (
+            vec![
+                "--engine",
+                &good,
+                "--engine",
+                &good,
+                "--engine",
+                &good,
+                "--movetime",
+                "10",
+                "--sprt",
+                "0,5",
+            ],
+            "--sprt needs exactly two engines (got 3)",
+        ),
+        (
+            vec![
+                "--engine",
+                &good,
+                "--engine",
+                &good,
+                "--movetime",
+                "10",
+                "--sprt",
+                "0,5",
+                "--shard",
+                "1/2",
+            ],
+            "--sprt cannot stop a match that runs in shards",
+        ),
+        (
+            vec![
+                "--engine",
+                &good,
+                "--engine",
+                &good,
+                "--movetime",
+                "10",
+                "--shard",
+                "5/4",
+            ],
+            "expected K/N with 1 <= K <= N",
+        ),
+        (
+            vec![
+                "--engine",
+                &good,
+                "--engine",
+                &good,
+                "--movetime",
+                "10",
+                "--resume",
+            ],
+            "--resume continues the match in a --record file",
+        ),
+        (
+            vec![
+                "--engine",
+                &good,
+                "--engine",
+                &good,
+                "--movetime",
+                "10",
+                "--adjudicate-draw",
+                "score=ten moves=3",
+            ],
+            "--adjudicate-draw 'score=ten moves=3'",
+        ),
+        (
+            vec![
+                "--engine",
+                &good,
+                "--engine",
+                &sometimes,
+                "--movetime",
+                "10",
+            ],
+            "restart=sometimes: use restart=on or restart=off",
         ),
     ];
     for (args, expected) in cases {
@@ -498,4 +578,852 @@ fn pentanomial_elo_interval() {
     assert!(close(e.low, elo_of_score(0.575 - half), 1e-9));
     assert!(close(e.high, elo_of_score(0.575 + half), 1e-9));
     assert!(close(e.elo, 52.511_566, 1e-5), "{e:?}");
+}
+
+// ---- validation, records, PGN, several engines, shards, adjudication ----
+
+/// Runs `quintet` with these arguments (no `match` prepended).
+fn run_quintet(args: &[&str]) -> Output {
+    Command::new(QUINTET)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run quintet")
+}
+
+/// The game records of a record file by game number, as field maps.
+fn games_by_number(
+    paths: &[&PathBuf],
+) -> std::collections::BTreeMap<u64, std::collections::HashMap<String, String>> {
+    let mut games = std::collections::BTreeMap::new();
+    for path in paths {
+        for game in records(path) {
+            let n: u64 = game["game"].parse().unwrap();
+            assert!(games.insert(n, game).is_none(), "game {n} twice");
+        }
+    }
+    games
+}
+
+/// What two runs must agree on for each game.
+fn game_facts(game: &std::collections::HashMap<String, String>) -> [String; 5] {
+    ["p1", "p2", "result", "reason", "moves"].map(|k| game[k].clone())
+}
+
+/// The summary lines that start with one of `prefixes`.
+fn lines_starting(text: &str, prefixes: &[&str]) -> Vec<String> {
+    text.lines()
+        .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Processes whose working directory is `dir` (the engines of a test run
+/// there, given `dir=`).
+fn processes_in(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| std::fs::read_link(e.path().join("cwd")).is_ok_and(|cwd| cwd == *dir))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Writes an openings file into `dir`.
+fn openings_file(dir: &Path, text: &str) -> String {
+    let path = dir.join("openings.txt");
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn options_are_checked_before_the_first_game() {
+    let dir = scratch("options");
+    let record_file = dir.join("games.txt");
+    let other = quintet_engine("other", "random");
+    let cases = [
+        (
+            quintet_engine("q", "mtcs"),
+            "engine 'q' refuses option.Search=mtcs (Search is a combo of auto, mcts",
+        ),
+        (
+            format!("name=q cmd='{QUINTET}' option.Serch=mcts"),
+            "engine 'q' has no option 'Serch' (option.Serch=mcts); it advertises: Game, Size",
+        ),
+        (
+            format!("name=q cmd='{QUINTET}' option.Hash=0"),
+            "engine 'q' refuses option.Hash=0 (Hash is a spin from 1 to",
+        ),
+        (
+            format!("name=q cmd='{QUINTET}' option.Hash=lots"),
+            "'lots' is not a whole number",
+        ),
+        (
+            format!(
+                "name=q cmd='{}' option.Hash=8",
+                fixture("illegal-engine.sh")
+            ),
+            "engine 'q' has no option 'Hash' (option.Hash=8); it advertises: no options",
+        ),
+        (
+            format!(
+                "name=q cmd='{}' option.Hash=8",
+                fixture("refusing-engine.sh")
+            ),
+            "engine 'q' refused an option: info string error: setoption",
+        ),
+    ];
+    for (spec, expected) in cases {
+        let out = run_match(&[
+            "--game",
+            "hadron",
+            "--size",
+            "4",
+            "--engine",
+            &other,
+            "--engine",
+            &spec,
+            "--nodes",
+            "50",
+            "--games",
+            "2",
+            "--record",
+            record_file.to_str().unwrap(),
+        ]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{spec}: {stderr}");
+        assert!(stderr.contains(expected), "{spec}:\n{stderr}");
+        assert!(out.stdout.is_empty(), "{spec}: a game was played");
+        assert!(!record_file.exists(), "{spec}: a record was started");
+    }
+    // Case and the advertised bounds are respected, not just the syntax.
+    let out = run_match(&[
+        "--game",
+        "hadron",
+        "--size",
+        "4",
+        "--engine",
+        &other,
+        "--engine",
+        &format!("name=q cmd='{QUINTET}' option.search=MCTS option.Hash=1"),
+        "--nodes",
+        "50",
+        "--games",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// The arguments of a short deterministic match: fresh processes per game
+/// (restart=on) and node limits make every game a function of its number.
+fn deterministic_match(openings: &str, games: &str) -> Vec<String> {
+    [
+        "--game",
+        "hadron",
+        "--size",
+        "5",
+        "--engine",
+        &format!("name=m cmd='{QUINTET}' option.Search=mcts option.Seed=5"),
+        "--engine",
+        &format!("name=u cmd='{QUINTET}' option.Search=uct-plain option.Seed=9"),
+        "--each",
+        "restart=on option.Hash=4",
+        "--nodes",
+        "50",
+        "--games",
+        games,
+        "--openings",
+        openings,
+    ]
+    .map(str::to_string)
+    .to_vec()
+}
+
+fn run_with(base: &[String], more: &[&str]) -> Output {
+    let mut args: Vec<&str> = base.iter().map(String::as_str).collect();
+    args.extend(more);
+    run_match(&args)
+}
+
+#[test]
+fn records_are_appended_and_resumed_without_losing_or_repeating_games() {
+    let dir = scratch("resume");
+    let openings = openings_file(&dir, "moves c3\nmoves b2 d4\nstartpos\n");
+    let base = deterministic_match(&openings, "10");
+    let full = dir.join("full.txt");
+    let out = run_with(
+        &base,
+        &["--record", full.to_str().unwrap(), "--concurrency", "2"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let content = std::fs::read_to_string(&full).unwrap();
+    let header: Vec<&str> = content.lines().take_while(|l| l.starts_with('#')).collect();
+    assert_eq!(header.len(), 2, "{content}");
+    assert!(header[1].starts_with("# settings: version=1 game=hadron size=5 "));
+    // Running the same match again on the same file would play games the
+    // file holds: refused, the file untouched.
+    let again = run_with(&base, &["--record", full.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("already holds 10 games of this match: add --resume"));
+    // Another match is refused with what differs.
+    let mut other = base.clone();
+    let games_at = other.len() - 3;
+    other[games_at] = "12".into();
+    let refused = run_with(&other, &["--record", full.to_str().unwrap(), "--resume"]);
+    let stderr = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "holds the record of another match (games_per_pairing: '12' here, '10' in the record)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&full).unwrap(), content);
+    // An interrupted run: the header, 4 games, and half a line of a fifth
+    // (a killed runner). --resume plays exactly the 6 missing games.
+    let lines: Vec<&str> = content.lines().collect();
+    let cut = dir.join("cut.txt");
+    let kept = lines[..6].join("\n");
+    std::fs::write(&cut, format!("{kept}\n{}", &lines[6][..20])).unwrap();
+    let out = run_with(&base, &["--record", cut.to_str().unwrap(), "--resume"]);
+    let summary = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("cutting off an unfinished last line"));
+    assert!(
+        summary.contains("Games: 10 finished (5 complete pairs) in "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("; 4 of them were in the record already"),
+        "{summary}"
+    );
+    let resumed = std::fs::read_to_string(&cut).unwrap();
+    assert!(
+        resumed.starts_with(&format!("{kept}\n")),
+        "the old lines changed"
+    );
+    let (a, b) = (games_by_number(&[&full]), games_by_number(&[&cut]));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (n, game) in &a {
+        assert_eq!(game_facts(game), game_facts(&b[n]), "game {n}");
+    }
+    assert_eq!(
+        wdl(&summary),
+        wdl(&text(
+            &run_quintet(&["ratings", full.to_str().unwrap()]).stdout
+        ))
+    );
+    // Resuming a finished match plays nothing.
+    let done = run_with(&base, &["--record", cut.to_str().unwrap(), "--resume"]);
+    assert!(text(&done.stdout).contains("; 10 of them were in the record already"));
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), resumed);
+}
+
+#[test]
+fn sigterm_and_sighup_stop_a_match_like_ctrl_c() {
+    for (signal, status, name) in [("-TERM", 143, "SIGTERM"), ("-HUP", 129, "SIGHUP")] {
+        let dir = scratch(&format!("signal{status}"));
+        let record_file = dir.join("games.txt");
+        let engine = |name: &str, search: &str| {
+            format!(
+                "name={name} cmd='{QUINTET}' option.Search={search} option.Hash=4 dir='{}'",
+                dir.display()
+            )
+        };
+        let mut child = Command::new(QUINTET)
+            .args([
+                "match",
+                "--game",
+                "hadron",
+                "--size",
+                "5",
+                "--movetime",
+                "30",
+            ])
+            .args([
+                "--engine",
+                &engine("a", "mcts"),
+                "--engine",
+                &engine("b", "uct-plain"),
+            ])
+            .args(["--games", "1000", "--concurrency", "2"])
+            .args(["--record", record_file.to_str().unwrap()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1200));
+        assert!(
+            !processes_in(&dir).is_empty(),
+            "no engines in {}",
+            dir.display()
+        );
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no exit after {name}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let summary = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(status), "{summary}");
+        assert!(
+            summary.contains(&format!("Interrupted by {name}: ")),
+            "{summary}"
+        );
+        // The summary counts exactly the games in the record, whose last
+        // line is complete, and no engine outlives the runner.
+        let (w, d, l) = wdl(&summary);
+        let content = std::fs::read_to_string(&record_file).unwrap();
+        assert!(content.ends_with('\n'));
+        assert_eq!(records(&record_file).len() as u64, w + d + l, "{name}");
+        assert!(w + d + l > 0 && w + d + l < 1000);
+        assert_eq!(
+            processes_in(&dir),
+            Vec::<String>::new(),
+            "{name}: engines left"
+        );
+    }
+}
+
+#[test]
+fn pgn_games_follow_the_cutegames_layout_and_replay_to_the_recorded_result() {
+    use quintet::matches::openings::Opening;
+    use quintet::registry::GameConfig;
+    let dir = scratch("pgn");
+    // A one-move opening leaves p2 to move first.
+    let openings = openings_file(&dir, "moves c3\nstartpos\n");
+    let record_file = dir.join("games.txt");
+    let pgn_file = dir.join("games.pgn");
+    let out = run_match(&[
+        "--game",
+        "hadron",
+        "--size",
+        "5",
+        "--engine",
+        &quintet_engine("mcts", "mcts"),
+        "--engine",
+        &quintet_engine("random", "random"),
+        "--nodes",
+        "50",
+        "--games",
+        "4",
+        "--openings",
+        &openings,
+        "--record",
+        record_file.to_str().unwrap(),
+        "--pgn",
+        pgn_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let recorded = games_by_number(&[&record_file]);
+    let pgn = std::fs::read_to_string(&pgn_file).unwrap();
+    let games: Vec<&str> = pgn.split("\n\n[").collect();
+    assert_eq!(games.len(), 4, "{pgn}");
+    let config = GameConfig {
+        game: "hadron".into(),
+        size: 5,
+        variant: String::new(),
+        stones: 0,
+    };
+    for game in games {
+        let (tag_text, movetext) = game.split_once("\n\n").unwrap();
+        let tags: Vec<(String, String)> = tag_text
+            .lines()
+            .map(|l| {
+                let l = l.trim_start_matches('[').trim_end_matches(']');
+                let (name, value) = l.split_once(' ').unwrap();
+                (name.to_string(), value.trim_matches('"').to_string())
+            })
+            .collect();
+        let names: Vec<&str> = tags.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names[..7],
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+        );
+        let tag = |name: &str| {
+            tags.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let record = &recorded[&tag("Round").unwrap().parse::<u64>().unwrap()];
+        assert_eq!(tag("White"), Some(record["p1"].as_str()));
+        assert_eq!(tag("Black"), Some(record["p2"].as_str()));
+        let result = match record["result"].as_str() {
+            "p1win" => "1-0",
+            "p2win" => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(tag("Result"), Some(result));
+        assert_eq!(tag("Termination"), Some("normal"));
+        assert_eq!(tag("TimeControl"), Some("-"));
+        assert_eq!(tag("Winner"), record.get("winner").map(String::as_str));
+        let date = tag("Date").unwrap();
+        assert!(date.len() == 10 && date.as_bytes()[4] == b'.', "{date}");
+        // FEN (and SetUp) only for a game that did not start from the start
+        // position: then it is the position after the opening.
+        let opening = Opening::parse(&record["opening"]).unwrap();
+        let mut session = opening.session(&config).unwrap();
+        match tag("FEN") {
+            Some(fen) => {
+                assert_eq!(record["opening"], "moves c3");
+                assert_eq!(tag("SetUp"), Some("1"));
+                assert_eq!(fen, session.position_text());
+            }
+            None => assert_eq!(record["opening"], "startpos"),
+        }
+        // The movetext: numbered pairs (`1...` when p2 starts), then the
+        // result; the moves replay to the recorded end.
+        let tokens: Vec<&str> = movetext.split_whitespace().collect();
+        assert_eq!(tokens.last(), Some(&result));
+        assert_eq!(tokens[0] == "1...", tag("FEN").is_some(), "{movetext}");
+        let moves: Vec<&str> = tokens[..tokens.len() - 1]
+            .iter()
+            .filter(|t| !t.ends_with('.'))
+            .copied()
+            .collect();
+        assert_eq!(moves.join(" "), record["moves"]);
+        assert_eq!(tag("PlyCount").unwrap(), moves.len().to_string());
+        for mv in &moves {
+            session.play(mv).unwrap();
+        }
+        assert_eq!(session.position_text(), record["final"]);
+        assert_eq!(session.outcome().unwrap().ugi_word(), record["result"]);
+    }
+}
+
+#[test]
+fn fen_openings_play_the_same_games_as_move_openings() {
+    let dir = scratch("fen");
+    let moves_file = dir.join("moves.txt");
+    let fen_file = dir.join("fen.txt");
+    let made = run_quintet(&[
+        "--game",
+        "hadron",
+        "--size",
+        "5",
+        "openings",
+        "--count",
+        "3",
+        "--plies",
+        "2-3",
+        "--nodes",
+        "50",
+        "--balance",
+        "0.5",
+        "--output",
+        moves_file.to_str().unwrap(),
+    ]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let converted = run_quintet(&[
+        "--game",
+        "hadron",
+        "--size",
+        "5",
+        "openings",
+        "--from",
+        moves_file.to_str().unwrap(),
+        "--format",
+        "fen",
+        "--output",
+        fen_file.to_str().unwrap(),
+    ]);
+    assert!(converted.status.success(), "{}", text(&converted.stderr));
+    // The same generation written directly as position texts.
+    let direct = run_quintet(&[
+        "--game",
+        "hadron",
+        "--size",
+        "5",
+        "openings",
+        "--count",
+        "3",
+        "--plies",
+        "2-3",
+        "--nodes",
+        "50",
+        "--balance",
+        "0.5",
+        "--format",
+        "fen",
+    ]);
+    let body = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    let fen_text = std::fs::read_to_string(&fen_file).unwrap();
+    assert_eq!(body(&fen_text), body(&text(&direct.stdout)));
+    assert_eq!(body(&fen_text).len(), 3);
+    for line in body(&fen_text) {
+        // What cutegames sends as `position fen <line>`: a position text
+        // ("5/5/5/5/5 r"-like), no moves.
+        assert!(!line.contains("moves") && line.contains('/'), "{line}");
+    }
+    let record = |name: &str, openings: &PathBuf| {
+        let path = dir.join(name);
+        let out = run_with(
+            &deterministic_match(openings.to_str().unwrap(), "6"),
+            &["--record", path.to_str().unwrap()],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        games_by_number(&[&path])
+    };
+    let (by_moves, by_fen) = (record("a.txt", &moves_file), record("b.txt", &fen_file));
+    assert_eq!(by_moves.len(), 6);
+    for (n, game) in &by_moves {
+        assert_eq!(game_facts(game), game_facts(&by_fen[n]), "game {n}");
+        assert!(by_fen[n]["opening"].starts_with("fen "));
+    }
+}
+
+#[test]
+fn three_engines_play_a_round_robin_or_a_gauntlet_with_joint_ratings() {
+    let dir = scratch("several");
+    let record_file = dir.join("rr.txt");
+    let log_file = dir.join("traffic.log");
+    let engines = [
+        quintet_engine("mcts", "mcts"),
+        quintet_engine("ab", "alphabeta"),
+        quintet_engine("uct", "uct-plain"),
+    ];
+    let mut args = vec![
+        "--game", "hadron", "--size", "5", "--nodes", "50", "--games", "4",
+    ];
+    for e in &engines {
+        args.extend(["--engine", e.as_str()]);
+    }
+    let mut rr = args.clone();
+    rr.extend([
+        "--concurrency",
+        "2",
+        "--record",
+        record_file.to_str().unwrap(),
+        "--log",
+        log_file.to_str().unwrap(),
+    ]);
+    let out = run_match(&rr);
+    let summary = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        summary.starts_with("quintet match: round robin of mcts, ab, uct,"),
+        "{summary}"
+    );
+    let games = records(&record_file);
+    assert_eq!(games.len(), 12);
+    // Every pairing 4 games, each pair from one opening with the seats swapped.
+    let mut by_pair: std::collections::HashMap<String, Vec<(String, String)>> = Default::default();
+    for g in &games {
+        by_pair
+            .entry(g["pair"].clone())
+            .or_default()
+            .push((g["p1"].clone(), g["p2"].clone()));
+    }
+    assert_eq!(by_pair.len(), 6);
+    for seats in by_pair.values() {
+        assert_eq!(seats.len(), 2);
+        assert_eq!((&seats[0].0, &seats[0].1), (&seats[1].1, &seats[1].0));
+    }
+    // The cross table adds up the records: points of each engine.
+    let mut points = std::collections::HashMap::new();
+    for g in &games {
+        for (seat, name) in [("p1win", &g["p1"]), ("p2win", &g["p2"])] {
+            let p = match g["result"].as_str() {
+                r if r == seat => 1.0,
+                "draw" => 0.5,
+                _ => 0.0,
+            };
+            *points.entry(name.clone()).or_insert(0.0) += p;
+        }
+    }
+    let table_start = summary.find("Cross table").expect("a cross table");
+    for line in summary[table_start..].lines().skip(2).take(3) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let total: f64 = cells[1..]
+            .iter()
+            .filter(|c| c.contains('/'))
+            .map(|c| c.split('/').next().unwrap().parse::<f64>().unwrap())
+            .sum();
+        assert_eq!(total, points[cells[0]], "{line}");
+    }
+    assert!(
+        summary.contains("Ratings (maximum likelihood over all games"),
+        "{summary}"
+    );
+    assert!(!summary.contains("SPRT"));
+    // The record alone gives the same ratings and table.
+    let merged = text(&run_quintet(&["ratings", record_file.to_str().unwrap()]).stdout);
+    let part = |t: &str| t[t.find("Ratings").unwrap()..].to_string();
+    assert_eq!(part(&merged), part(&summary));
+    // The traffic log: every line stamped, by engine process and direction.
+    let log = std::fs::read_to_string(&log_file).unwrap();
+    for line in log.lines() {
+        let fields: Vec<&str> = line.splitn(4, ' ').collect();
+        assert!(fields.len() >= 3, "{line}");
+        assert!(fields[0].parse::<f64>().is_ok(), "{line}");
+        let (engine, pid) = fields[1].split_once('#').unwrap();
+        assert!(
+            ["mcts", "ab", "uct"].contains(&engine) && pid.parse::<u32>().is_ok(),
+            "{line}"
+        );
+        assert!(["<", ">", "!"].contains(&fields[2]), "{line}");
+    }
+    for name in ["mcts", "ab", "uct"] {
+        for wanted in [
+            "> ugi",
+            "< ugiok",
+            "> setoption name Search value",
+            "> go nodes 50",
+            "< bestmove ",
+            "> quit",
+        ] {
+            let (arrow, what) = wanted.split_at(1);
+            assert!(
+                log.lines()
+                    .any(|l| l.contains(&format!("{name}#"))
+                        && l.contains(&format!(" {arrow}{what}"))),
+                "{name}: no '{wanted}' in the log"
+            );
+        }
+    }
+    // A gauntlet: the first engine against each other one.
+    let gauntlet_file = dir.join("gauntlet.txt");
+    let mut gauntlet = args.clone();
+    gauntlet.extend(["--gauntlet", "--record", gauntlet_file.to_str().unwrap()]);
+    let out = run_match(&gauntlet);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("quintet match: gauntlet of mcts against ab, uct"));
+    let games = records(&gauntlet_file);
+    assert_eq!(games.len(), 8);
+    assert!(games.iter().all(|g| g["p1"] == "mcts" || g["p2"] == "mcts"));
+}
+
+#[test]
+fn shards_merged_give_the_same_games_and_numbers_as_one_run() {
+    let dir = scratch("shards");
+    let openings = openings_file(&dir, "moves c3\nmoves b2 d4\nmoves a1\n");
+    let base = deterministic_match(&openings, "16");
+    let single = dir.join("single.txt");
+    let out = run_with(
+        &base,
+        &["--record", single.to_str().unwrap(), "--concurrency", "2"],
+    );
+    let summary = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut shards = Vec::new();
+    for k in 1..=4 {
+        let path = dir.join(format!("shard-{k}.txt"));
+        let shard = format!("{k}/4");
+        let out = run_with(
+            &base,
+            &["--record", path.to_str().unwrap(), "--shard", &shard],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains(&format!("shard {k}/4 (4 games)")));
+        shards.push(path);
+    }
+    // Every game exactly once over the shards, the same as in one run.
+    let one = games_by_number(&[&single]);
+    let merged_games = games_by_number(&shards.iter().collect::<Vec<_>>());
+    assert_eq!(one.len(), 16);
+    assert_eq!(
+        one.keys().collect::<Vec<_>>(),
+        merged_games.keys().collect::<Vec<_>>()
+    );
+    for (n, game) in &one {
+        assert_eq!(game_facts(game), game_facts(&merged_games[n]), "game {n}");
+    }
+    let shard_args: Vec<&str> = shards.iter().map(|p| p.to_str().unwrap()).collect();
+    let mut ratings = vec!["ratings"];
+    ratings.extend(&shard_args);
+    let merged = text(&run_quintet(&ratings).stdout);
+    assert!(
+        merged.contains("Games: 16 finished of 16 (8 complete pairs)"),
+        "{merged}"
+    );
+    let same = [
+        "m vs u: W-D-L",
+        "Elo (games)",
+        "Elo (pairs)",
+        "Pairs by points",
+        "Seats",
+        "Endings",
+    ];
+    assert_eq!(
+        lines_starting(&merged, &same),
+        lines_starting(&summary, &same)
+    );
+    assert_eq!(lines_starting(&merged, &same).len(), same.len());
+    // The SPRT numbers of the merged shards are those of the single run.
+    let sprt_of = |records: &[&str]| {
+        let mut args = vec!["ratings", "--sprt", "elo0=-20 elo1=20"];
+        args.extend(records);
+        lines_starting(&text(&run_quintet(&args).stdout), &["SPRT"])
+    };
+    let one_sprt = sprt_of(&[single.to_str().unwrap()]);
+    assert_eq!(one_sprt.len(), 1);
+    assert_eq!(sprt_of(&shard_args), one_sprt);
+    // A shard given twice is refused, not counted twice.
+    let twice = run_quintet(&["ratings", shard_args[0], shard_args[1], shard_args[0]]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(text(&twice.stderr).contains("(the same shard or run twice?)"));
+}
+
+#[test]
+fn score_adjudication_ends_games_when_both_engines_agree() {
+    let dir = scratch("adjudication");
+    let scored = |name: &str, score: i32| {
+        format!(
+            "name={name} cmd=\"'{}' {score} '{QUINTET}'\" option.Search=alphabeta",
+            fixture("score-engine.sh")
+        )
+    };
+    let cases = [
+        (
+            scored("down", -900),
+            scored("up", 900),
+            "--adjudicate-resign",
+            "adjudicated-resign",
+        ),
+        (
+            scored("level", 0),
+            scored("even", 5),
+            "--adjudicate-draw",
+            "adjudicated-draw",
+        ),
+    ];
+    for (a, b, flag, reason) in cases {
+        let record_file = dir.join(format!("{reason}.txt"));
+        let rule = if reason == "adjudicated-resign" {
+            "score=500 moves=3"
+        } else {
+            "score=10 moves=3"
+        };
+        let out = run_match(&[
+            "--game",
+            "hadron",
+            "--size",
+            "5",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--nodes",
+            "50",
+            "--games",
+            "4",
+            flag,
+            rule,
+            "--record",
+            record_file.to_str().unwrap(),
+        ]);
+        let summary = text(&out.stdout);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            summary.contains(&format!("Endings: {reason} 4")),
+            "{summary}"
+        );
+        for game in records(&record_file) {
+            assert_eq!(game["reason"], reason);
+            // Three moves of each engine.
+            assert_eq!(game["plies"], "6");
+            assert!(
+                game["detail"].ends_with("for 3 moves each"),
+                "{}",
+                game["detail"]
+            );
+            if reason == "adjudicated-resign" {
+                assert_eq!(game["winner"], "up");
+            } else {
+                assert_eq!(game["result"], "draw");
+            }
+        }
+    }
+    // No agreement, no adjudication: only one engine thinks it is lost.
+    let record_file = dir.join("none.txt");
+    let out = run_match(&[
+        "--game",
+        "hadron",
+        "--size",
+        "5",
+        "--engine",
+        &scored("down", -900),
+        "--engine",
+        &scored("level", 0),
+        "--nodes",
+        "50",
+        "--games",
+        "2",
+        "--adjudicate-resign",
+        "score=500 moves=1",
+        "--record",
+        record_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(records(&record_file).iter().all(|g| g["reason"] == "rules"));
+}
+
+/// The records of quintet 0.1 (bench/results, a headline and game lines)
+/// merge to the summary that match printed then; a match does not append
+/// to one.
+#[test]
+fn records_of_quintet_0_1_are_read_but_not_continued() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let record_file = format!("{root}/bench/results/auto-vs-plain-hadron.records");
+    let then =
+        std::fs::read_to_string(format!("{root}/bench/results/auto-vs-plain-hadron.summary"))
+            .unwrap();
+    let out = run_quintet(&["ratings", &record_file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let same = [
+        "auto vs uct-plain: W-D-L",
+        "Elo (games)",
+        "Elo (pairs)",
+        "Pairs by points",
+        "Seats",
+        "Endings",
+    ];
+    let now = text(&out.stdout);
+    assert_eq!(lines_starting(&now, &same), lines_starting(&then, &same));
+    assert_eq!(lines_starting(&now, &same).len(), same.len());
+    // Appending to a copy is refused before any engine starts.
+    let dir = scratch("old-record");
+    let copy = dir.join("old.records");
+    std::fs::copy(&record_file, &copy).unwrap();
+    let out = run_match(&[
+        "--game",
+        "hadron",
+        "--size",
+        "7",
+        "--engine",
+        &quintet_engine("auto", "auto"),
+        "--engine",
+        &quintet_engine("uct-plain", "uct-plain"),
+        "--movetime",
+        "100",
+        "--record",
+        copy.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("(a record of quintet 0.1)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(&record_file).unwrap()
+    );
 }

@@ -4,8 +4,10 @@
 //! stderr for crash reports. Every wait has a deadline and watches the
 //! match's stop flag.
 
+use super::advertised::{self, Advertised};
 use super::signals;
 use super::spec::EngineSpec;
+use super::traffic::{Direction, TrafficLog};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -54,19 +56,32 @@ pub struct Engine {
     /// Set when the engine's state is doubtful (a late reply may still
     /// come): the owner restarts it before the next game.
     pub needs_restart: bool,
+    /// The traffic log and this process's name in it.
+    traffic: Option<(Arc<TrafficLog>, String)>,
+}
+
+/// What every engine start of a match shares.
+#[derive(Copy, Clone)]
+pub struct Launch<'a> {
+    /// The options that select the game, sent before the engine's own.
+    pub game_options: &'a [(String, String)],
+    /// The wait for the handshake and `readyok`.
+    pub timeout: Duration,
+    pub stop: &'a AtomicBool,
+    pub log: Option<&'a Arc<TrafficLog>>,
 }
 
 impl Engine {
-    /// Starts the engine and runs the handshake: `ugi`/`ugiok`, every
-    /// option in `options` (game options first, then the engine's own),
-    /// then `isready`/`readyok`.
-    pub fn start(
-        spec: &EngineSpec,
-        game_options: &[(String, String)],
-        timeout: Duration,
-        stop: &AtomicBool,
-    ) -> Result<Engine, String> {
-        let mut engine = Engine::spawn(spec)?;
+    /// Starts the engine and runs the handshake: `ugi`/`ugiok` (reading the
+    /// options it advertises), a check of every option to be set (game
+    /// options first, then the engine's own), the `setoption`s, then
+    /// `isready`/`readyok`. An option the engine does not advertise, a
+    /// value outside what it advertises, or an `info string` that says it
+    /// refused an option is an error naming the engine, option and value.
+    pub fn start(spec: &EngineSpec, launch: Launch) -> Result<Engine, String> {
+        let mut engine = Engine::spawn(spec, launch.log)?;
+        let timeout = launch.timeout;
+        let stop = launch.stop;
         let describe = |what: &str, failure: Failure| match failure {
             Failure::Crashed(how) => format!("engine '{}' {how} during {what}", spec.name),
             Failure::Timeout => format!(
@@ -80,6 +95,7 @@ impl Engine {
         engine.send("ugi").map_err(|f| describe("ugi", f))?;
         let deadline = Instant::now() + timeout;
         let mut id_name = None;
+        let mut options = Vec::new();
         loop {
             let (line, _) = engine
                 .wait_for(deadline, stop, |_| true)
@@ -87,23 +103,38 @@ impl Engine {
             if let Some(name) = line.strip_prefix("id name ") {
                 id_name = Some(name.trim().to_string());
             }
+            options.extend(Advertised::parse(&line));
             if line.trim() == "ugiok" {
                 break;
             }
         }
         engine.id_name = id_name;
-        for (name, value) in game_options.iter().chain(&spec.options) {
+        let refused = |why: String| format!("engine '{}' {why}", spec.name);
+        advertised::check(&options, launch.game_options, false).map_err(refused)?;
+        advertised::check(&options, &spec.options, true).map_err(refused)?;
+        for (name, value) in launch.game_options.iter().chain(&spec.options) {
             engine
                 .send(&format!("setoption name {name} value {value}"))
                 .map_err(|f| describe("setoption", f))?;
         }
+        engine.send("isready").map_err(|f| describe("isready", f))?;
+        let deadline = Instant::now() + timeout;
+        let mut refusal = None;
         engine
-            .sync(timeout, stop)
+            .wait_for(deadline, stop, |line| {
+                if refusal.is_none() && advertised::is_refusal(line) {
+                    refusal = Some(line.trim().to_string());
+                }
+                line.trim() == "readyok"
+            })
             .map_err(|f| describe("isready", f))?;
+        if let Some(line) = refusal {
+            return Err(refused(format!("refused an option: {line}")));
+        }
         Ok(engine)
     }
 
-    fn spawn(spec: &EngineSpec) -> Result<Engine, String> {
+    fn spawn(spec: &EngineSpec, log: Option<&Arc<TrafficLog>>) -> Result<Engine, String> {
         // A relative program path is taken from our working directory, even
         // when the engine runs in another one.
         let program = Path::new(&spec.cmd[0]);
@@ -135,6 +166,10 @@ impl Engine {
         })?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
+        // The log names each process: one engine may run in several.
+        let traffic = log.map(|log| (Arc::clone(log), format!("{}#{}", spec.name, child.id())));
+        let stdout_traffic = traffic.clone();
+        let stderr_traffic = traffic.clone();
         let (sender, lines) = mpsc::channel();
         thread::Builder::new()
             .name(format!("{}-stdout", spec.name))
@@ -147,8 +182,12 @@ impl Engine {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {
                             let line = String::from_utf8_lossy(&buffer).trim_end().to_string();
+                            let at = Instant::now();
                             log::trace!("<< {line}");
-                            if sender.send(Event::Line(line, Instant::now())).is_err() {
+                            if let Some((log, label)) = &stdout_traffic {
+                                log.line(at, label, Direction::FromEngine, &line);
+                            }
+                            if sender.send(Event::Line(line, at)).is_err() {
                                 return;
                             }
                         }
@@ -164,6 +203,9 @@ impl Engine {
             .spawn(move || {
                 for line in BufReader::new(stderr).lines() {
                     let Ok(line) = line else { break };
+                    if let Some((log, label)) = &stderr_traffic {
+                        log.line(Instant::now(), label, Direction::Stderr, &line);
+                    }
                     let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
                     if tail.len() == STDERR_TAIL {
                         tail.pop_front();
@@ -182,12 +224,16 @@ impl Engine {
             stderr_reader: Some(stderr_reader),
             closed: false,
             needs_restart: false,
+            traffic,
         })
     }
 
     /// Sends one command line.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
         log::trace!(">> {}: {line}", self.name);
+        if let Some((log, label)) = &self.traffic {
+            log.line(Instant::now(), label, Direction::ToEngine, line);
+        }
         let written = match &mut self.stdin {
             Some(stdin) => writeln!(stdin, "{line}").and_then(|_| stdin.flush()),
             None => Err(std::io::ErrorKind::BrokenPipe.into()),
@@ -320,6 +366,9 @@ impl Drop for Engine {
     /// exited after a short grace period.
     fn drop(&mut self) {
         if let Some(mut stdin) = self.stdin.take() {
+            if let Some((log, label)) = &self.traffic {
+                log.line(Instant::now(), label, Direction::ToEngine, "quit");
+            }
             let _ = writeln!(stdin, "quit").and_then(|_| stdin.flush());
         }
         let start = Instant::now();

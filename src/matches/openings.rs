@@ -42,10 +42,12 @@ impl Opening {
         let line = line.trim();
         let line = line.strip_prefix("position ").unwrap_or(line).trim();
         // The moves follow the word `moves`; what comes before is the base.
-        let (base, moves) = match line.split_once("moves") {
-            Some((base, moves)) => (base.trim(), moves.split_whitespace().collect()),
-            None => (line, Vec::new()),
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (base, moves) = match words.iter().position(|&w| w == "moves") {
+            Some(at) => (words[..at].join(" "), words[at + 1..].to_vec()),
+            None => (words.join(" "), Vec::new()),
         };
+        let base = base.as_str();
         let text = if base.is_empty() || base.eq_ignore_ascii_case("startpos") {
             None
         } else if let Some(text) = base.strip_prefix("fen ") {
@@ -88,6 +90,23 @@ impl Opening {
         command
     }
 
+    /// The position text a game from this opening starts from (after its
+    /// moves), given the session at that point; None for the start
+    /// position itself.
+    pub fn start_text(&self, session: &dyn Session) -> Option<String> {
+        (self.text.is_some() || !self.moves.is_empty()).then(|| session.position_text())
+    }
+
+    /// The opening as one position text (what cutegames reads: it sends
+    /// each line as `position fen <line>`): the position after the moves,
+    /// or `startpos`.
+    pub fn to_position_line(&self, config: &GameConfig) -> Result<String, String> {
+        let session = self.session(config)?;
+        Ok(self
+            .start_text(session.as_ref())
+            .unwrap_or_else(|| "startpos".to_string()))
+    }
+
     /// A referee session at the end of the opening; an error when the
     /// opening does not fit the game or leaves nothing to play.
     pub fn session(&self, config: &GameConfig) -> Result<Box<dyn Session>, String> {
@@ -105,6 +124,33 @@ impl Opening {
             ));
         }
         Ok(session)
+    }
+}
+
+/// How `quintet openings` writes a suite.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `moves m1 m2 ...` from the start position.
+    Moves,
+    /// One position text per line (cutegames' openings files).
+    Fen,
+}
+
+impl Format {
+    pub fn parse(text: &str) -> Result<Format, String> {
+        match text {
+            "moves" => Ok(Format::Moves),
+            "fen" => Ok(Format::Fen),
+            _ => Err(format!("--format '{text}': use moves or fen")),
+        }
+    }
+
+    /// One opening as a line of this format.
+    pub fn line(self, opening: &Opening, config: &GameConfig) -> Result<String, String> {
+        match self {
+            Format::Moves => Ok(opening.to_line()),
+            Format::Fen => opening.to_position_line(config),
+        }
     }
 }
 
@@ -127,6 +173,41 @@ pub fn read_file(path: &str, config: &GameConfig) -> Result<Vec<Opening>, String
         return Err(format!("{path}: no openings in the file"));
     }
     Ok(openings)
+}
+
+/// An openings file in another format: its comments are kept, each
+/// opening becomes one line of `format`.
+pub fn convert_file(path: &str, config: &GameConfig, format: Format) -> Result<String, String> {
+    let content =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
+    let mut text = format!(
+        "# {path} as {} lines: quintet --game {} --size {} openings --from {path} --format {}\n",
+        match format {
+            Format::Moves => "move",
+            Format::Fen => "position text",
+        },
+        config.game,
+        config.size,
+        match format {
+            Format::Moves => "moves",
+            Format::Fen => "fen",
+        }
+    );
+    for (index, raw) in content.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            if raw.trim_start().starts_with('#') {
+                text.push_str(raw.trim_end());
+                text.push('\n');
+            }
+            continue;
+        }
+        let at = |e: String| format!("{path}:{}: {e}: {}", index + 1, raw.trim());
+        let opening = Opening::parse(line).map_err(at)?;
+        text.push_str(&format.line(&opening, config).map_err(at)?);
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 /// How to generate a suite.
@@ -306,6 +387,40 @@ mod tests {
                 .unwrap()
                 .session(&config)
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn position_lines_start_the_same_game_in_every_game() {
+        for config in registry::all_configs() {
+            let generator = Generator {
+                count: 2,
+                min_plies: 1,
+                max_plies: 3,
+                nodes: 20,
+                balance: 0.5,
+                seed: 3,
+                tries_per_opening: 50,
+            };
+            let suite = generate(&config, &generator).unwrap();
+            for opening in suite.openings {
+                let line = Format::Fen.line(&opening, &config).unwrap();
+                // One position text, no moves: what cutegames sends as
+                // `position fen <line>`.
+                let read = Opening::parse(&line).unwrap();
+                assert!(read.moves.is_empty() && read.text.is_some(), "{line}");
+                let (a, b) = (
+                    opening.session(&config).unwrap(),
+                    read.session(&config).unwrap(),
+                );
+                assert_eq!(a.position_text(), b.position_text(), "{}", a.describe());
+                assert_eq!(a.hash(), b.hash(), "{}", a.describe());
+                assert_eq!(a.legal_moves(), b.legal_moves(), "{}", a.describe());
+            }
+        }
+        assert_eq!(
+            Format::Fen.line(&Opening::startpos(), &hadron(5)).unwrap(),
+            "startpos"
         );
     }
 

@@ -4,6 +4,7 @@
 //! engine (an illegal move, a crash, a hang, a flag, a malformed reply)
 //! lose the game for it, with the reason recorded.
 
+use super::adjudicate::{self, Adjudicator, ScoreRule};
 use super::engine::{Engine, Failure};
 use super::openings::Opening;
 use super::spec::TimeControl;
@@ -30,6 +31,9 @@ pub struct Rules {
     /// Ask the engines `query gameover`/`p1turn`/`result` and record where
     /// they disagree with the referee.
     pub cross_check: bool,
+    /// Score adjudication (see `adjudicate`).
+    pub adjudicate_draw: Option<ScoreRule>,
+    pub adjudicate_resign: Option<ScoreRule>,
 }
 
 /// Why a game ended.
@@ -39,6 +43,10 @@ pub enum Reason {
     Rules,
     /// Adjudicated a draw at the ply limit.
     MaxPlies,
+    /// Adjudicated a draw: both engines' scores stayed level.
+    AdjudicatedDraw,
+    /// Adjudicated a win: both engines' scores agreed on the winner.
+    AdjudicatedResign,
     IllegalMove,
     Crash,
     /// No move within a move time (+ margin), or within the move timeout
@@ -53,9 +61,11 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 10] = [
         Reason::Rules,
         Reason::MaxPlies,
+        Reason::AdjudicatedDraw,
+        Reason::AdjudicatedResign,
         Reason::IllegalMove,
         Reason::Crash,
         Reason::Timeout,
@@ -68,6 +78,8 @@ impl Reason {
         match self {
             Reason::Rules => "rules",
             Reason::MaxPlies => "max-plies",
+            Reason::AdjudicatedDraw => "adjudicated-draw",
+            Reason::AdjudicatedResign => "adjudicated-resign",
             Reason::IllegalMove => "illegal-move",
             Reason::Crash => "crash",
             Reason::Timeout => "timeout",
@@ -79,7 +91,15 @@ impl Reason {
 
     /// Whether the game was lost by a failure rather than played out.
     pub fn is_forfeit(self) -> bool {
-        !matches!(self, Reason::Rules | Reason::MaxPlies)
+        !matches!(
+            self,
+            Reason::Rules | Reason::MaxPlies | Reason::AdjudicatedDraw | Reason::AdjudicatedResign
+        )
+    }
+
+    /// Reads a name written by [`Reason::name`].
+    pub fn from_name(name: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.name() == name)
     }
 }
 
@@ -90,6 +110,11 @@ pub struct GameResult {
     pub reason: Reason,
     /// Human-readable details of a forfeit or adjudication.
     pub detail: String,
+    /// The position text the game started from (after the opening's
+    /// moves); None for the start position itself.
+    pub start: Option<String>,
+    /// Who moved first in the game.
+    pub first_mover: Seat,
     /// The moves after the opening, in the referee's canonical text.
     pub moves: Vec<String>,
     /// Thinking time used per seat, ms.
@@ -120,6 +145,9 @@ pub fn play(
         moves: Vec::new(),
         time_ms: [0, 0],
         disagreements: Vec::new(),
+        adjudicator: Adjudicator::new(rules.adjudicate_draw, rules.adjudicate_resign),
+        start: None,
+        first_mover: Seat::P1,
     };
     game.run()
 }
@@ -132,6 +160,9 @@ struct Game<'a> {
     moves: Vec<String>,
     time_ms: [u64; 2],
     disagreements: Vec<String>,
+    adjudicator: Adjudicator,
+    start: Option<String>,
+    first_mover: Seat,
 }
 
 /// How a seat's move attempt ended when it does not produce a legal move.
@@ -152,6 +183,8 @@ impl Game<'_> {
                 return Err(Abandoned);
             }
         };
+        self.start = self.opening.start_text(session.as_ref());
+        self.first_mover = session.side_to_move();
         for seat in [Seat::P1, Seat::P2] {
             if let Err(forfeit) = self.new_game(seat)? {
                 return Ok(self.forfeited(session.as_ref(), forfeit));
@@ -172,8 +205,12 @@ impl Game<'_> {
                 let detail = format!("{} plies without a result", self.moves.len());
                 return Ok(self.finish(session.as_ref(), Outcome::Draw, Reason::MaxPlies, detail));
             }
+            let names = [self.engines[0].name.as_str(), self.engines[1].name.as_str()];
+            if let Some((outcome, reason, detail)) = self.adjudicator.verdict(names) {
+                return Ok(self.finish(session.as_ref(), outcome, reason, detail));
+            }
             let seat = session.side_to_move();
-            let reply = match self.one_move(seat, &mut clocks)? {
+            let (reply, score) = match self.one_move(seat, &mut clocks)? {
                 Ok(reply) => reply,
                 Err(forfeit) => return Ok(self.forfeited(session.as_ref(), forfeit)),
             };
@@ -192,6 +229,7 @@ impl Game<'_> {
             // The other engine hears the move in our canonical text.
             let canonical = session.moves_played().pop().unwrap_or(reply);
             self.moves.push(canonical);
+            self.adjudicator.record(seat, score);
         }
     }
 
@@ -206,6 +244,8 @@ impl Game<'_> {
             outcome,
             reason,
             detail,
+            start: self.start.take(),
+            first_mover: self.first_mover,
             moves: std::mem::take(&mut self.moves),
             time_ms: self.time_ms,
             final_text: session.position_text(),
@@ -267,12 +307,13 @@ impl Game<'_> {
     }
 
     /// Asks `seat` for a move and checks its timing and form (not its
-    /// legality). Updates the clocks and the time used.
+    /// legality). Updates the clocks and the time used. The move comes with
+    /// the last score the engine reported while searching it.
     fn one_move(
         &mut self,
         seat: Seat,
         clocks: &mut [i64; 2],
-    ) -> Result<Result<String, Forfeit>, Abandoned> {
+    ) -> Result<Result<(String, Option<i64>), Forfeit>, Abandoned> {
         let ply = self.moves.len() + 1;
         if self.rules.cross_check {
             self.check_turn(seat)?;
@@ -319,8 +360,12 @@ impl Game<'_> {
         engine.drain();
         let sent = engine.send(&position).and_then(|_| engine.send(&go));
         let start = Instant::now();
+        let mut score = None;
         let reply = sent.and_then(|_| {
             engine.wait_for(start + Duration::from_millis(wait_ms), self.stop, |line| {
+                if let Some(s) = adjudicate::info_score(line) {
+                    score = Some(s);
+                }
                 line.split_whitespace().next() == Some("bestmove")
             })
         });
@@ -363,7 +408,7 @@ impl Game<'_> {
         }
         let mut words = line.split_whitespace().skip(1);
         match (words.next(), words.next()) {
-            (Some(mv), None) if !mv.eq_ignore_ascii_case("none") => Ok(Ok(mv.to_string())),
+            (Some(mv), None) if !mv.eq_ignore_ascii_case("none") => Ok(Ok((mv.to_string(), score))),
             _ => Ok(Err(Forfeit {
                 seat,
                 reason: Reason::Malformed,

@@ -1,12 +1,16 @@
-//! Ctrl-C and process-group signals through libc, declared here (no new
-//! dependency). The handler only sets a flag that the match loop polls; a
-//! second Ctrl-C exits at once, for a wind-down that hangs.
+//! Ctrl-C, SIGTERM and SIGHUP, and process-group signals, through libc,
+//! declared here (no new dependency). The handler only records the signal
+//! in an atomic that the match loop polls, so all three stop a match the
+//! same way (finished games counted, summary printed, engines ended); a
+//! second signal exits at once, for a wind-down that hangs.
 
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 
+const SIGHUP: c_int = 1;
 const SIGINT: c_int = 2;
 const SIGKILL: c_int = 9;
+const SIGTERM: c_int = 15;
 
 unsafe extern "C" {
     fn signal(signum: c_int, handler: extern "C" fn(c_int)) -> usize;
@@ -14,27 +18,54 @@ unsafe extern "C" {
     fn _exit(status: c_int) -> !;
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The first stopping signal received (0: none).
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_interrupt(_signum: c_int) {
+extern "C" fn on_signal(signum: c_int) {
     // Only async-signal-safe work here: an atomic swap and _exit.
-    if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        unsafe { _exit(130) };
+    if RECEIVED.swap(signum, Ordering::SeqCst) != 0 {
+        unsafe { _exit(128 + signum) };
     }
 }
 
-/// Routes SIGINT to the flag read by [`interrupted`].
+/// Routes SIGINT, SIGTERM and SIGHUP to the flag read by [`interrupted`].
 pub fn install_interrupt_handler() {
     // SAFETY: the handler is a plain function that only touches an atomic
     // and calls _exit, both allowed in a signal handler.
     unsafe {
-        signal(SIGINT, on_interrupt);
+        for signum in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signum, on_signal);
+        }
     }
 }
 
-/// Whether Ctrl-C was pressed since the handler was installed.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+/// A signal that stops a match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stop(c_int);
+
+impl Stop {
+    /// How a person calls it.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            SIGINT => "Ctrl-C",
+            SIGTERM => "SIGTERM",
+            SIGHUP => "SIGHUP",
+            _ => "a signal",
+        }
+    }
+
+    /// The conventional exit status after it: 128 + the signal number.
+    pub fn exit_status(self) -> i32 {
+        128 + self.0
+    }
+}
+
+/// The stopping signal received since the handler was installed, if any.
+pub fn interrupted() -> Option<Stop> {
+    match RECEIVED.load(Ordering::SeqCst) {
+        0 => None,
+        signum => Some(Stop(signum)),
+    }
 }
 
 /// Kills every process of the process group `group` (an engine started as

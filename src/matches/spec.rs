@@ -3,69 +3,31 @@
 
 use std::path::{Path, PathBuf};
 
-/// Splits `text` into words at whitespace, shell-like: `'...'` keeps
-/// everything literally, `"..."` keeps spaces and honours `\"` and `\\`, a
-/// backslash outside quotes escapes the next character.
+/// Splits `text` into words as a POSIX shell does (quotes, backslash
+/// escapes, `#` comments), by the `shlex` crate.
 pub fn split_words(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    // Whether a word has started (so `""` makes an empty word).
-    let mut started = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if started {
-                    words.push(std::mem::take(&mut word));
-                    started = false;
-                }
-            }
-            '\'' => {
-                started = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated ' in: {text}")),
-                    }
-                }
-            }
-            '"' => {
-                started = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unterminated \" in: {text}")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated \" in: {text}")),
-                    }
-                }
-            }
-            '\\' => {
-                started = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => return Err(format!("a trailing \\ in: {text}")),
-                }
-            }
-            c => {
-                started = true;
-                word.push(c);
-            }
-        }
-    }
-    if started {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(text).ok_or_else(|| format!("unbalanced quotes or a trailing \\ in: {text}"))
 }
+
+/// One word quoted for [`split_words`] (as a shell would need it).
+pub fn quote_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c));
+    if plain {
+        return word.to_string();
+    }
+    match shlex::try_quote(word) {
+        Ok(quoted) => quoted.into_owned(),
+        // Only a NUL byte cannot be quoted; no command line holds one.
+        Err(_) => shlex::try_quote(&word.replace('\0', ""))
+            .map_or_else(|_| String::new(), |q| q.into_owned()),
+    }
+}
+
+/// The keys of an engine spec, for messages.
+const KEYS: &str = "name, cmd, dir, restart, option.<Name>";
 
 /// One engine of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +39,9 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// UGI options, sent in this order after the game options.
     pub options: Vec<(String, String)>,
+    /// A new process for every game (`restart=on`): games then do not
+    /// depend on what the process played before.
+    pub restart: bool,
 }
 
 impl EngineSpec {
@@ -86,6 +51,7 @@ impl EngineSpec {
         let mut name = None;
         let mut cmd = None;
         let mut dir = None;
+        let mut restart = false;
         let mut options: Vec<(String, String)> = Vec::new();
         let mut items = Vec::new();
         for source in each.iter().map(String::as_str).chain([text]) {
@@ -95,7 +61,7 @@ impl EngineSpec {
             let Some((key, value)) = item.split_once('=') else {
                 return Err(format!(
                     "engine spec '{text}': expected key=value, got '{item}' \
-                     (keys: name, cmd, dir, option.<Name>)"
+                     (keys: {KEYS})"
                 ));
             };
             if let Some(option) = key.strip_prefix("option.") {
@@ -112,9 +78,20 @@ impl EngineSpec {
                 "name" => name = Some(value.to_string()),
                 "cmd" => cmd = Some(split_words(value)?),
                 "dir" => dir = Some(PathBuf::from(value)),
+                "restart" => {
+                    restart = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => {
+                            return Err(format!(
+                                "engine spec '{text}': restart={value}: use restart=on or restart=off"
+                            ));
+                        }
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "engine spec '{text}': unknown key '{key}' (keys: name, cmd, dir, option.<Name>)"
+                        "engine spec '{text}': unknown key '{key}' (keys: {KEYS})"
                     ));
                 }
             }
@@ -136,7 +113,34 @@ impl EngineSpec {
             cmd,
             dir,
             options,
+            restart,
         })
+    }
+
+    /// The spec as text that [`EngineSpec::parse`] reads back to the same
+    /// spec (record headers keep it).
+    pub fn to_text(&self) -> String {
+        let cmd = self
+            .cmd
+            .iter()
+            .map(|w| quote_word(w))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut items = vec![format!("name={}", self.name), format!("cmd={cmd}")];
+        if let Some(dir) = &self.dir {
+            items.push(format!("dir={}", dir.display()));
+        }
+        if self.restart {
+            items.push("restart=on".to_string());
+        }
+        for (name, value) in &self.options {
+            items.push(format!("option.{name}={value}"));
+        }
+        items
+            .iter()
+            .map(|item| quote_word(item))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The value of a UGI option, if this spec sets it.
@@ -217,6 +221,8 @@ mod tests {
         assert_eq!(words("  a  b "), ["a", "b"]);
         assert_eq!(words(r#"cmd="x y" 'z w' a\ b"#), ["cmd=x y", "z w", "a b"]);
         assert_eq!(words(r#""say \"hi\"" '' x"#), ["say \"hi\"", "", "x"]);
+        // A `#` starts a comment only at the start of a word, as in a shell.
+        assert_eq!(words("a b#c # d"), ["a", "b#c"]);
         assert!(split_words("'open").is_err());
         assert!(split_words("\"open").is_err());
         assert!(split_words("end\\").is_err());
@@ -247,6 +253,28 @@ mod tests {
         assert!(EngineSpec::parse("cmd=x speed=3", &[]).is_err());
         assert!(EngineSpec::parse("cmd=x loose", &[]).is_err());
         assert!(EngineSpec::parse("cmd=\"x", &[]).is_err());
+        assert!(EngineSpec::parse("cmd=x restart=maybe", &[]).is_err());
+    }
+
+    #[test]
+    fn specs_written_as_text_read_back_the_same() {
+        let specs = [
+            r#"name=A cmd="target/release/quintet --game hadron" option.Hash=64 restart=on"#,
+            r#"name='my engine' cmd="'/opt/my dir/engine' --say \"hi\"" dir=/tmp "option.Move Overhead=30""#,
+            "name=x cmd=x option.Book=#1 option.Empty=",
+        ];
+        for text in specs {
+            let spec = EngineSpec::parse(text, &[]).unwrap();
+            let written = spec.to_text();
+            assert_eq!(
+                EngineSpec::parse(&written, &[]).unwrap(),
+                spec,
+                "{text} -> {written}"
+            );
+        }
+        let spec = EngineSpec::parse(specs[1], &[]).unwrap();
+        assert_eq!(spec.cmd, ["/opt/my dir/engine", "--say", "hi"]);
+        assert!(EngineSpec::parse(specs[0], &[]).unwrap().restart);
     }
 
     #[test]
