@@ -243,10 +243,14 @@ impl Driver {
 
     fn isready(&mut self) {
         // While a search runs, its memory is in use: answer at once.
-        if self.running.is_none()
-            && let Err(e) = self.sync(None)
-        {
-            self.game_error(e);
+        if self.running.is_none() {
+            // Only changed game options make a new game: a position whose
+            // text chose another board size stays.
+            if !self.game_changed {
+                self.prepare();
+            } else if let Err(e) = self.sync(None) {
+                self.game_error(e);
+            }
         }
         self.out.line("readyok");
     }
