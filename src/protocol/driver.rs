@@ -243,10 +243,14 @@ impl Driver {
 
     fn isready(&mut self) {
         // While a search runs, its memory is in use: answer at once.
-        if self.running.is_none()
-            && let Err(e) = self.sync(None)
-        {
-            self.game_error(e);
+        if self.running.is_none() {
+            // Only changed game options make a new game: a position whose
+            // text chose another board size stays.
+            if !self.game_changed {
+                self.prepare();
+            } else if let Err(e) = self.sync(None) {
+                self.game_error(e);
+            }
         }
         self.out.line("readyok");
     }
@@ -294,6 +298,16 @@ impl Driver {
     }
 
     fn position(&mut self, text: Option<&str>, moves: &[String]) {
+        // A text that does not read keeps the position, also when it asks
+        // for another board size: read it before the game changes for it.
+        self.session();
+        if let Some(text) = text
+            && let Err(e) = read_text(&self.options.game, text)
+        {
+            self.error(&e);
+            self.invalid_position = Some(e);
+            return;
+        }
         if let Err(e) = self.sync(text) {
             let prefix = if text.is_some() {
                 "bad position text: "
@@ -455,6 +469,14 @@ impl Driver {
             self.out.line(line);
         }
     }
+}
+
+/// Whether `text` reads as a position of the configured game, at the size
+/// it asks for (the error says why not).
+fn read_text(game: &GameConfig, text: &str) -> Result<(), String> {
+    let wanted = registry::config_for_text(game, text);
+    let mut probe = registry::create(&wanted).map_err(|e| format!("bad position text: {e}"))?;
+    probe.set_position(Some(text), &[])
 }
 
 /// A clock for one side only: the side to move gets the other's clock (a

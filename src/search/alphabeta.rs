@@ -259,7 +259,9 @@ impl<G: Game> Worker<G> {
             shared.main_depth.store(depth, Ordering::Relaxed);
             let score = self.negamax(shared, &mut state, depth as i32, 0, -INFINITY, INFINITY);
             self.publish(shared);
-            if self.aborted && depth > 1 {
+            // Cut short: only the previous iteration stands (and none at
+            // depth 1 before a root move was searched: its score is void).
+            if self.aborted && (depth > 1 || self.root_best.is_none()) {
                 // A move that beat the previous best in the cut iteration stands.
                 if let Some(mv) = self.root_best {
                     best = mv;

@@ -295,6 +295,11 @@ fn reuse(tree: &Tree, last: Option<&GamePath>, path: &GamePath, root_moves: usiz
             None => return false,
         }
     }
+    // A node without children (never expanded, or cut by an earlier
+    // re-rooting, which keeps its proof) cannot be the root: start afresh.
+    if nodes[node].state() != State::Expanded {
+        return false;
+    }
     let budget = (tree.bytes() / REROOT_SHARE).min(REROOT_MAX_BYTES) / tree::NODE_BYTES;
     // The root's own children must come along.
     tree.reroot(node, budget.max(root_moves + 1));
