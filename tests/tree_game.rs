@@ -32,7 +32,7 @@ fn search(
         threads,
         seed,
         move_overhead_ms: 0,
-        tuning: Default::default(),
+        ..SearchSettings::default()
     };
     let stop = AtomicBool::new(false);
     let mut reports = 0;

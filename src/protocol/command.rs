@@ -37,6 +37,9 @@ pub enum Command {
     Quit,
     /// Not understood; the reason.
     Invalid(String),
+    /// A `position` command not understood: the position asked for is
+    /// unknown, so searching is refused until a valid one arrives.
+    InvalidPosition(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -119,7 +122,7 @@ fn position(args: &[&str]) -> Command {
             text: Some(args[1..moves_at].join(" ")),
             moves,
         },
-        _ => Command::Invalid(
+        _ => Command::InvalidPosition(
             "position needs 'startpos' or 'fen <position text>', then optionally 'moves ...'"
                 .into(),
         ),
@@ -335,8 +338,8 @@ mod tests {
                 moves: vec!["a1".into(), "b2".into()]
             }
         );
-        assert!(matches!(parse("position fen"), Command::Invalid(_)));
-        assert!(matches!(parse("position"), Command::Invalid(_)));
+        assert!(matches!(parse("position fen"), Command::InvalidPosition(_)));
+        assert!(matches!(parse("position"), Command::InvalidPosition(_)));
         assert_eq!(
             parse("setoption name Move Overhead value 30"),
             Command::SetOption {

@@ -134,6 +134,10 @@ impl Driver {
             Command::Display => self.display(),
             Command::Quit => return Flow::Quit,
             Command::Invalid(reason) => self.error(&reason),
+            Command::InvalidPosition(reason) => {
+                self.error(&reason);
+                self.invalid_position = Some(reason);
+            }
         }
         Flow::Continue
     }

@@ -174,8 +174,13 @@ pub fn safe(text: &str) -> String {
             out.push_str(&format!("... ({} characters)", trimmed.chars().count()));
             break;
         }
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", c as u32 & 0xff));
+        // Line and paragraph separators end lines for some clients too.
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+            if (c as u32) < 0x100 {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            } else {
+                out.push_str(&c.escape_unicode().to_string());
+            }
         } else {
             out.push(c);
         }
@@ -195,6 +200,7 @@ mod tests {
         assert!(echoed.len() < 300, "{}", echoed.len());
         assert!(echoed.ends_with("(1048576 characters)"));
         assert!(!safe("a\u{0}b\tc").chars().any(|c| c.is_control()));
+        assert_eq!(safe("a\u{2028}b"), "a\\u{2028}b");
     }
 
     #[test]

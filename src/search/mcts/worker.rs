@@ -124,7 +124,8 @@ impl<G: Game> Worker<G> {
     /// One selection-expansion-evaluation-backup pass. False when the
     /// iteration limit is reached (nothing was done).
     pub(super) fn iterate(&mut self, shared: &Shared<G>, root: &G) -> bool {
-        if !self.claim(shared) {
+        // A proven root has nothing left to learn: no more iterations.
+        if shared.nodes()[0].proof() != Proof::Unknown || !self.claim(shared) {
             return false;
         }
         let nodes = shared.nodes();
