@@ -1,5 +1,6 @@
 //! The command line: no subcommand runs the UGI loop on stdin/stdout;
-//! subcommands run perft and the bench.
+//! subcommands run perft, the bench, matches, and the views for people
+//! (show, replay, play).
 
 use crate::bench;
 use crate::matches::openings::{self, Opening};
@@ -9,6 +10,8 @@ use crate::matches::stats::Sprt;
 use crate::matches::{self, MatchSettings, report, signals};
 use crate::protocol::{self, Output};
 use crate::registry::{self, GameConfig};
+use crate::search::Limits;
+use crate::view;
 use anyhow::{Context as _, Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, BufReader};
@@ -93,6 +96,42 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Draws a position: an SVG file with --svg, else text on stdout.
+    Show {
+        /// Start from this position text instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, space-separated.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Write the picture here as SVG.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// One game of a `quintet match` record as a self-contained HTML page
+    /// (the rules come from the record's header, else from --game/--size/...).
+    Replay {
+        record: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        html: PathBuf,
+        /// The record's game number (its game= field; a number given as
+        /// --game N means the same). Default: the file's first game.
+        #[arg(long, value_name = "N")]
+        number: Option<u64>,
+    },
+    /// Plays in the terminal against the engine (moves in the game's
+    /// notation; type help for the commands).
+    Play {
+        /// The seats a person plays: p1, p2, both or none.
+        #[arg(long, default_value = "p1", value_name = "SEATS")]
+        human: String,
+        /// The engine's time per move, ms (default 1000).
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+        /// The engine's nodes (playouts) per move instead of a time.
+        #[arg(long)]
+        nodes: Option<u64>,
+    },
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -129,6 +168,47 @@ pub fn run(cli: Cli) -> Result<()> {
             });
             println!("{} nodes {} nps", total.nodes, total.per_second());
             Ok(())
+        }
+        Command::Show { fen, moves, svg } => {
+            view::show::show(&cli.game.config(), fen.as_deref(), &moves, svg.as_deref())
+                .map_err(|e| anyhow!(e))
+        }
+        Command::Replay {
+            record,
+            html,
+            number,
+        } => {
+            // `--game 3` names a game of the record, not a game's rules.
+            let (number, rules) = match cli.game.game.parse::<u64>() {
+                Ok(n) => (number.or(Some(n)), GameConfig::default()),
+                Err(_) => (number, cli.game.config()),
+            };
+            view::replay_file(&record, number, &rules, &html).map_err(|e| anyhow!(e))
+        }
+        Command::Play {
+            human,
+            movetime,
+            nodes,
+        } => {
+            let limits = match (movetime, nodes) {
+                (Some(_), Some(_)) => return Err(anyhow!("choose one of --movetime and --nodes")),
+                (_, Some(n)) => Limits {
+                    nodes: Some(n.max(1)),
+                    ..Limits::default()
+                },
+                (ms, None) => Limits {
+                    movetime: Some(ms.unwrap_or(1000).max(1)),
+                    ..Limits::default()
+                },
+            };
+            let settings = view::play::PlaySettings {
+                config: registry::resolve(&cli.game.config()).map_err(|e| anyhow!(e))?,
+                humans: view::play::humans(&human).map_err(|e| anyhow!(e))?,
+                limits,
+                colour: view::terminal::colour_wanted(),
+            };
+            view::play::run(&settings, io::stdin().lock(), io::stdout().lock())
+                .map_err(|e| anyhow!(e))
         }
         Command::Selfcheck { games, seed, all } => {
             let configs = if all {

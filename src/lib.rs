@@ -3,8 +3,9 @@
 //! Layout: `games` (rules only, one file per game), `search` (generic
 //! searchers), `session` (a game plus its searcher behind one trait),
 //! `registry` (names and parameters to sessions), `protocol` (UGI),
-//! `perft` and `bench`, `matches` (the match runner and opening suites);
-//! the binary's CLI lives in `cli`.
+//! `perft` and `bench`, `matches` (the match runner and opening suites),
+//! `view` (board pictures, HTML replay, terminal play); the binary's CLI
+//! lives in `cli`.
 
 pub mod bench;
 pub mod cli;
@@ -16,3 +17,4 @@ pub mod registry;
 pub mod search;
 pub mod selfcheck;
 pub mod session;
+pub mod view;

@@ -4,6 +4,7 @@
 //! [`Game`] to its [`Searcher`].
 
 use crate::games::CompactMove;
+use crate::games::picture::Picture;
 use crate::games::{Game, GameRng, Outcome, Seat};
 use crate::perft;
 use crate::registry::GameConfig;
@@ -65,6 +66,8 @@ pub trait Session: Send {
     /// A copy of the game so far, with a fresh searcher (answers queries
     /// while this one searches).
     fn fork(&self) -> Box<dyn Session>;
+    /// The current position as a picture to draw, the last move marked.
+    fn picture(&self) -> Picture;
 }
 
 pub struct GameSession<G: Game> {
@@ -269,5 +272,17 @@ impl<G: Game> Session for GameSession<G> {
             profile: self.profile.clone(),
             searcher: Searcher::new(self.profile.clone()),
         })
+    }
+
+    fn picture(&self) -> Picture {
+        let mut picture = self.current.picture();
+        if let Some((&last, earlier)) = self.moves.split_last() {
+            let mut before = self.base.clone();
+            for &mv in earlier {
+                before.play(mv);
+            }
+            picture.mark_move(&before.format_move(last), &before.picture());
+        }
+        picture
     }
 }

@@ -1,0 +1,34 @@
+//! What a person sees: board pictures as SVG (`show`, and `svg::render`
+//! for the protocol's `d svg`) and as terminal text, the HTML replay of a
+//! recorded game, and terminal play against the engine. Everything here
+//! draws a [`crate::games::picture::Picture`]; nothing knows a particular
+//! game.
+
+pub mod game_record;
+pub mod play;
+pub mod record_file;
+pub mod replay;
+pub mod show;
+pub mod svg;
+pub mod terminal;
+
+use crate::registry::GameConfig;
+use std::path::Path;
+
+/// `quintet replay`: the game numbered `number` (or the first) of a match
+/// record as one HTML page. `fallback` gives the rules when the record's
+/// header does not.
+pub fn replay_file(
+    record: &Path,
+    number: Option<u64>,
+    fallback: &GameConfig,
+    html: &Path,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(record)
+        .map_err(|e| format!("cannot read {}: {e}", record.display()))?;
+    let game = record_file::read_game(&text, number, fallback)
+        .map_err(|e| format!("{}: {e}", record.display()))?;
+    let positions = replay::positions(&game).map_err(|e| format!("{}: {e}", game.title))?;
+    std::fs::write(html, replay::page(&game, &positions))
+        .map_err(|e| format!("cannot write {}: {e}", html.display()))
+}

@@ -1,0 +1,320 @@
+//! `quintet play`: a game in the terminal against the engine (or the engine
+//! against itself, or two people). The board is drawn after every move;
+//! moves are typed in the game's notation; `undo`, `hint`, `eval`, `moves`,
+//! `save FILE`, `board`, `help` and `quit` are commands. Bad input gets a
+//! one-line answer and a new prompt. Reads any `BufRead` and writes any
+//! `Write`, so a pipe (or a test) can play it.
+
+use super::game_record::format_score;
+use super::terminal;
+use crate::games::Seat;
+use crate::matches::record;
+use crate::registry::{self, GameConfig};
+use crate::search::{Context, Info, Limits, SearchSettings};
+use crate::session::Session;
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+pub struct PlaySettings {
+    pub config: GameConfig,
+    /// Which seats a person plays (p1 first).
+    pub humans: [bool; 2],
+    /// The engine's budget per move.
+    pub limits: Limits,
+    /// Draw with ANSI colours.
+    pub colour: bool,
+}
+
+/// Which seats `--human` names: `p1`, `p2`, `both` or `none`.
+pub fn humans(choice: &str) -> Result<[bool; 2], String> {
+    match choice.to_ascii_lowercase().as_str() {
+        "p1" => Ok([true, false]),
+        "p2" => Ok([false, true]),
+        "both" => Ok([true, true]),
+        "none" => Ok([false, false]),
+        _ => Err(format!(
+            "--human: expected p1, p2, both or none, got '{choice}'"
+        )),
+    }
+}
+
+/// At most this many moves are listed by `moves` (a Nadraz pie has 200k).
+const LISTED_MOVES: usize = 120;
+
+const HELP: &str = "type a move (e.g. as listed by 'moves'), or: undo, hint, eval, moves, \
+                    save FILE, board, help, quit";
+
+/// The game so far: the session, and what the engine said about its moves.
+struct Game {
+    session: Box<dyn Session>,
+    /// Per move: the engine's score before it (engine moves only).
+    scores: Vec<Option<crate::search::Score>>,
+    settings: SearchSettings,
+}
+
+/// Plays until the input ends or `quit`. Errors only for a bad game
+/// configuration or a broken output.
+pub fn run(
+    settings: &PlaySettings,
+    input: impl BufRead,
+    mut out: impl Write,
+) -> Result<(), String> {
+    let session = registry::create(&settings.config)?;
+    let mut game = Game {
+        session,
+        scores: Vec::new(),
+        settings: SearchSettings::default(),
+    };
+    game.session.prepare(&game.settings);
+    let io = |e: std::io::Error| format!("writing the board: {e}");
+    writeln!(out, "{}", seats_line(settings)).map_err(io)?;
+    writeln!(out, "{HELP}").map_err(io)?;
+    draw(&mut out, &game, settings.colour).map_err(io)?;
+    let mut lines = input.lines();
+    loop {
+        let over = game.session.outcome().is_some();
+        let to_move = game.session.side_to_move();
+        if !over && !settings.humans[to_move.index()] {
+            engine_turn(&mut out, &mut game, settings).map_err(io)?;
+            continue;
+        }
+        let prompt = if over {
+            "game over> ".to_string()
+        } else {
+            format!("{}> ", to_move.name())
+        };
+        write!(out, "{prompt}").map_err(io)?;
+        out.flush().map_err(io)?;
+        let Some(Ok(line)) = lines.next() else {
+            writeln!(out).map_err(io)?;
+            return Ok(());
+        };
+        match command(&mut out, &mut game, settings, line.trim()).map_err(io)? {
+            Flow::Continue => {}
+            Flow::Quit => return Ok(()),
+        }
+    }
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+fn seats_line(settings: &PlaySettings) -> String {
+    let who = |seat: Seat| {
+        if settings.humans[seat.index()] {
+            "you"
+        } else {
+            "quintet"
+        }
+    };
+    format!("p1: {}, p2: {}", who(Seat::P1), who(Seat::P2))
+}
+
+fn draw(out: &mut impl Write, game: &Game, colour: bool) -> std::io::Result<()> {
+    writeln!(out)?;
+    write!(out, "{}", terminal::draw(&game.session.picture(), colour))?;
+    if let Some(outcome) = game.session.outcome() {
+        writeln!(
+            out,
+            "game over: {} (save FILE keeps it, undo takes moves back, quit ends)",
+            outcome.ugi_word()
+        )?;
+    }
+    Ok(())
+}
+
+/// The engine's choice for the side to move: the one place that calls the
+/// searcher.
+fn engine_move(game: &mut Game, limits: &Limits) -> Option<(String, Info)> {
+    let stop = AtomicBool::new(false);
+    let mut report = |_: &Info| {};
+    let mut ctx = Context {
+        start: Instant::now(),
+        stop: &stop,
+        report: &mut report,
+    };
+    game.session.search(&game.settings, limits, &mut ctx)
+}
+
+fn engine_turn(
+    out: &mut impl Write,
+    game: &mut Game,
+    settings: &PlaySettings,
+) -> std::io::Result<()> {
+    let mover = game.session.side_to_move();
+    let Some((mv, info)) = engine_move(game, &settings.limits) else {
+        return Ok(());
+    };
+    if let Err(e) = game.session.play(&mv) {
+        // The searcher only returns legal moves; say so loudly if not.
+        writeln!(out, "engine error: {e}")?;
+        return Err(std::io::Error::other(e));
+    }
+    game.scores.push(Some(info.score));
+    writeln!(
+        out,
+        "quintet ({}) plays {mv}   [{}, {} nodes, {} ms]",
+        mover.name(),
+        info.score,
+        info.nodes,
+        info.time_ms
+    )?;
+    draw(out, game, settings.colour)
+}
+
+fn command(
+    out: &mut impl Write,
+    game: &mut Game,
+    settings: &PlaySettings,
+    line: &str,
+) -> std::io::Result<Flow> {
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    match word.to_ascii_lowercase().as_str() {
+        "" => {}
+        "quit" | "exit" | "q" => return Ok(Flow::Quit),
+        "help" | "?" => writeln!(out, "{HELP}")?,
+        "board" | "d" => draw(out, game, settings.colour)?,
+        "undo" => undo(out, game, settings)?,
+        "moves" => {
+            let mut moves = game.session.legal_moves();
+            moves.sort();
+            let count = moves.len();
+            if count == 0 {
+                writeln!(out, "no legal moves: the game is over")?;
+            } else if count > LISTED_MOVES {
+                writeln!(
+                    out,
+                    "{count} legal moves, the first {LISTED_MOVES}: {}",
+                    moves[..LISTED_MOVES].join(" ")
+                )?;
+            } else {
+                writeln!(out, "{count} legal moves: {}", moves.join(" "))?;
+            }
+        }
+        "hint" => match engine_move(game, &settings.limits) {
+            Some((mv, info)) => {
+                writeln!(out, "hint: {mv}   [{}, {} nodes]", info.score, info.nodes)?
+            }
+            None => writeln!(out, "no hint: the game is over")?,
+        },
+        "eval" => {
+            let seat = game.session.side_to_move();
+            writeln!(
+                out,
+                "static evaluation: {:+} for {} (the side to move; about 100 per unit of advantage)",
+                game.session.evaluate(),
+                seat.name()
+            )?;
+        }
+        "save" => {
+            if rest.is_empty() {
+                writeln!(out, "save needs a file name: save FILE")?;
+            } else {
+                match std::fs::write(rest, record_text(game, settings)) {
+                    Ok(()) => writeln!(
+                        out,
+                        "saved to {rest} (quintet replay {rest} --html FILE.html shows it)"
+                    )?,
+                    Err(e) => writeln!(out, "cannot save to {rest}: {e}")?,
+                }
+            }
+        }
+        _ if game.session.outcome().is_some() => writeln!(
+            out,
+            "the game is over; commands: undo, save FILE, board, moves, quit"
+        )?,
+        _ if rest.is_empty() => match game.session.play(word) {
+            Ok(()) => {
+                game.scores.push(None);
+                draw(out, game, settings.colour)?;
+            }
+            Err(e) => writeln!(
+                out,
+                "{e}; type 'moves' for the legal moves, 'help' for commands"
+            )?,
+        },
+        _ => writeln!(out, "'{line}' is neither a move nor a command; {HELP}")?,
+    }
+    Ok(Flow::Continue)
+}
+
+/// Takes back the last move, and the engine's replies after a person's
+/// move, so that a person is to move again.
+fn undo(out: &mut impl Write, game: &mut Game, settings: &PlaySettings) -> std::io::Result<()> {
+    if !settings.humans.iter().any(|&h| h) {
+        return writeln!(out, "undo needs a human player (--human)");
+    }
+    let mut moves = game.session.moves_played();
+    if moves.is_empty() {
+        return writeln!(out, "nothing to undo");
+    }
+    let mut taken = Vec::new();
+    loop {
+        taken.push(moves.pop().expect("checked non-empty"));
+        game.scores.truncate(moves.len());
+        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+        if let Err(e) = game.session.set_position(None, &texts) {
+            return writeln!(out, "cannot undo: {e}");
+        }
+        let to_move = game.session.side_to_move();
+        if moves.is_empty() || settings.humans[to_move.index()] {
+            break;
+        }
+    }
+    taken.reverse();
+    writeln!(out, "took back: {}", taken.join(" "))?;
+    draw(out, game, settings.colour)
+}
+
+/// The game as a record file that `quintet replay` reads (the format of
+/// `quintet match --record`, with the engine's scores).
+fn record_text(game: &Game, settings: &PlaySettings) -> String {
+    let name = |seat: Seat| {
+        if settings.humans[seat.index()] {
+            "you"
+        } else {
+            "quintet"
+        }
+    };
+    let moves = game.session.moves_played();
+    let mut fields = vec![
+        ("game", "1".to_string()),
+        ("p1", name(Seat::P1).to_string()),
+        ("p2", name(Seat::P2).to_string()),
+        ("opening", "startpos".to_string()),
+    ];
+    if let Some(outcome) = game.session.outcome() {
+        fields.push(("result", outcome.ugi_word().to_string()));
+        if let crate::games::Outcome::Win(seat) = outcome {
+            fields.push(("winner", name(seat).to_string()));
+        }
+        fields.push(("reason", "rules".to_string()));
+    }
+    fields.push(("plies", moves.len().to_string()));
+    fields.push(("moves", moves.join(" ")));
+    if game.scores.iter().any(Option::is_some) {
+        let scores: Vec<String> = game.scores.iter().map(|&s| format_score(s)).collect();
+        fields.push(("scores", scores.join(" ")));
+    }
+    fields.push(("final", game.session.position_text()));
+    format!(
+        "# quintet play: {} vs {}, {}, {}\n{}\n",
+        name(Seat::P1),
+        name(Seat::P2),
+        game.session.describe(),
+        limits_text(&settings.limits),
+        record::format_line(&fields)
+    )
+}
+
+fn limits_text(limits: &Limits) -> String {
+    match (limits.movetime, limits.nodes) {
+        (_, Some(nodes)) => format!("{nodes} nodes per move"),
+        (Some(ms), None) => format!("movetime {ms} ms"),
+        (None, None) => "no limit".to_string(),
+    }
+}
