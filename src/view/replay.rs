@@ -85,7 +85,14 @@ pub fn page(game: &ReplayGame, positions: &Positions) -> String {
     );
     html.push_str("<main>\n<section class=\"board\">\n");
     // One SVG: the board once, then one state layer per ply.
-    html.push_str(&frame.open().replacen("<svg ", "<svg id=\"board\" ", 1));
+    // Small boards are drawn larger, up to 1.6 times, big ones as they are.
+    let width = frame.size().0;
+    let shown = (width * (560.0 / width).clamp(1.0, 1.6)).round();
+    html.push_str(&frame.open().replacen(
+        "<svg ",
+        &format!("<svg id=\"board\" style=\"width:{shown}px\" "),
+        1,
+    ));
     html.push_str(&frame.board(first));
     for (ply, picture) in positions.pictures.iter().enumerate() {
         let hidden = if ply == 0 {
@@ -105,10 +112,10 @@ pub fn page(game: &ReplayGame, positions: &Positions) -> String {
     let last = positions.pictures.len() - 1;
     let _ = writeln!(
         html,
-        "<nav><button id=\"first\" title=\"first (Home)\">&#x23EE;</button>\
+        "<nav><button id=\"first\" title=\"first (Home)\">|&#x25C0;</button>\
          <button id=\"prev\" title=\"previous (&larr;)\">&#x25C0;</button>\
          <button id=\"next\" title=\"next (&rarr;)\">&#x25B6;</button>\
-         <button id=\"last\" title=\"last (End)\">&#x23ED;</button>\
+         <button id=\"last\" title=\"last (End)\">&#x25B6;|</button>\
          <span id=\"counter\">ply 0 / {last}</span></nav>"
     );
     html.push_str(&move_list(game, positions));
@@ -245,8 +252,9 @@ header { padding: 10px 18px 4px; }
 h1 { font-size: 20px; margin: 0; }
 .sub { margin: 4px 0 0; color: #555; }
 main { display: flex; flex-wrap: wrap; gap: 18px; padding: 8px 18px 18px; align-items: flex-start; }
+.board { flex: 0 1 auto; min-width: 0; }
 .board svg#board { max-width: 100%; height: auto; display: block; }
-aside { min-width: 240px; max-width: 360px; flex: 1; }
+aside { flex: 0 1 360px; min-width: 240px; }
 nav { display: flex; gap: 6px; align-items: center; margin-bottom: 8px; }
 nav button { font-size: 18px; padding: 4px 10px; cursor: pointer; border: 1px solid #9c8156; background: #ecd6a4; border-radius: 4px; }
 nav button:hover { background: #f4e4bd; }
@@ -263,7 +271,7 @@ nav button:hover { background: #f4e4bd; }
 .score { color: #2d62c8; font-size: 12px; }
 .best { color: #a0522d; font-size: 12px; }
 .graph { margin: 10px 0 0; }
-.graph svg { width: 100%; max-width: 600px; height: 140px; display: block; }
+.graph svg { width: 100%; height: 140px; display: block; }
 .graph .pt { cursor: pointer; }
 figcaption { font-size: 12px; color: #555; }
 .help { font-size: 12px; color: #666; }

@@ -158,6 +158,11 @@ impl Frame {
         }
     }
 
+    /// The drawing's natural width and height in pixels.
+    pub fn size(&self) -> (f64, f64) {
+        (self.width, self.height)
+    }
+
     /// The opening `<svg>` tag.
     pub fn open(&self) -> String {
         format!(
