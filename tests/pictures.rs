@@ -123,8 +123,12 @@ fn check(config: &GameConfig, plies: usize) -> Picture {
             );
         }
     }
-    // The same picture as plain text has no colour codes; the start
-    // position's picture marks nothing.
+    // The protocol's one-line form is the same document.
+    let line = svg::render_one_line(&picture);
+    assert!(!line.contains('\n'));
+    assert_eq!(line, text.replace('\n', ""));
+    roxmltree::Document::parse(&line).unwrap();
+    // The same picture as plain text has no colour codes.
     assert!(!terminal::draw(&picture, false).contains('\x1b'));
     picture
 }

@@ -21,6 +21,12 @@ pub fn render(picture: &Picture) -> String {
     svg
 }
 
+/// The picture as one SVG document on one line (for the protocol's
+/// `d svg`, whose reply is a single `info string svg ...` line).
+pub fn render_one_line(picture: &Picture) -> String {
+    render(picture).replace('\n', "")
+}
+
 /// The number of text lines under the board the state layer uses.
 pub fn state_lines(picture: &Picture) -> usize {
     text_lines(picture).len()
