@@ -156,11 +156,11 @@ fn scores_and_best_moves_are_shown() {
         let cy = &page[at..].split("cy=\"").nth(1).unwrap();
         cy.split('"').next().unwrap().parse().unwrap()
     };
-    let middle = 14.0 + (140.0 - 28.0) / 2.0;
+    let middle = 10.0 + (120.0 - 20.0) / 2.0;
     assert!(point(3) < middle, "p1 scored +35: above the middle");
     assert!(point(4) < middle, "p2 scored -40: p1 above the middle");
     assert!(
-        (point(6) - (140.0 - 14.0)).abs() < 0.1,
+        (point(6) - (120.0 - 10.0)).abs() < 0.1,
         "p2 mates: p1 at the bottom"
     );
 }

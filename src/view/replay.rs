@@ -105,9 +105,6 @@ pub fn page(game: &ReplayGame, positions: &Positions) -> String {
         html.push_str("</g>\n");
     }
     html.push_str("</svg>\n");
-    if game.has_scores() {
-        html.push_str(&score_graph(game, positions));
-    }
     html.push_str("</section>\n<aside>\n");
     let last = positions.pictures.len() - 1;
     let _ = writeln!(
@@ -118,6 +115,9 @@ pub fn page(game: &ReplayGame, positions: &Positions) -> String {
          <button id=\"last\" title=\"last (End)\">&#x25B6;|</button>\
          <span id=\"counter\">ply 0 / {last}</span></nav>"
     );
+    if game.has_scores() {
+        html.push_str(&score_graph(game, positions));
+    }
     html.push_str(&move_list(game, positions));
     let _ = writeln!(
         html,
@@ -173,7 +173,7 @@ fn move_list(game: &ReplayGame, positions: &Positions) -> String {
 /// p1's expected score after each scored move, as a line over the plies,
 /// with a marker at the current ply; points are clickable.
 fn score_graph(game: &ReplayGame, positions: &Positions) -> String {
-    let (width, height, pad) = (600.0, 140.0, 14.0);
+    let (width, height, pad) = (360.0, 120.0, 10.0);
     let plies = positions.pictures.len().saturating_sub(1).max(1) as f64;
     let x = |ply: usize| pad + (width - 2.0 * pad) * ply as f64 / plies;
     let y = |share: f64| pad + (height - 2.0 * pad) * (1.0 - share);
@@ -234,7 +234,7 @@ fn score_graph(game: &ReplayGame, positions: &Positions) -> String {
         svg,
         "<line id=\"cursor\" x1=\"{pad}\" x2=\"{pad}\" y1=\"{pad}\" y2=\"{}\" stroke=\"#d0342c\" stroke-width=\"2\" \
          vector-effect=\"non-scaling-stroke\"/></svg>\
-         <figcaption>p1's expected score from the engine's view ({} above the line, {} below)</figcaption></figure>",
+         <figcaption>the engines' view: above the line p1 ({}) stands better, below p2 ({})</figcaption></figure>",
         height - pad,
         escape(&game.players[0]),
         escape(&game.players[1])
@@ -254,12 +254,12 @@ h1 { font-size: 20px; margin: 0; }
 main { display: flex; flex-wrap: wrap; gap: 18px; padding: 8px 18px 18px; align-items: flex-start; }
 .board { flex: 0 1 auto; min-width: 0; }
 .board svg#board { max-width: 100%; height: auto; display: block; }
-aside { flex: 0 1 360px; min-width: 240px; }
+aside { flex: 0 1 380px; min-width: 260px; }
 nav { display: flex; gap: 6px; align-items: center; margin-bottom: 8px; }
 nav button { font-size: 18px; padding: 4px 10px; cursor: pointer; border: 1px solid #9c8156; background: #ecd6a4; border-radius: 4px; }
 nav button:hover { background: #f4e4bd; }
 #counter { margin-left: 8px; font-variant-numeric: tabular-nums; }
-#moves { list-style: none; padding: 0; margin: 0; max-height: 70vh; overflow-y: auto; border: 1px solid #ddd2bb; background: #fff; }
+#moves { position: relative; list-style: none; padding: 0; margin: 0; max-height: 60vh; overflow-y: auto; border: 1px solid #ddd2bb; background: #fff; }
 #moves li { padding: 1px 4px; }
 #moves li.divider { color: #888; font-size: 12px; border-top: 1px solid #ddd2bb; margin-top: 2px; }
 .mv { border: none; background: none; font: inherit; cursor: pointer; padding: 2px 6px; border-radius: 3px; }
@@ -270,8 +270,8 @@ nav button:hover { background: #f4e4bd; }
 .seat { color: #666; font-size: 12px; }
 .score { color: #2d62c8; font-size: 12px; }
 .best { color: #a0522d; font-size: 12px; }
-.graph { margin: 10px 0 0; }
-.graph svg { width: 100%; height: 140px; display: block; }
+.graph { margin: 0 0 8px; }
+.graph svg { width: 100%; height: 120px; display: block; }
 .graph .pt { cursor: pointer; }
 figcaption { font-size: 12px; color: #555; }
 .help { font-size: 12px; color: #666; }
@@ -284,14 +284,24 @@ const SCRIPT: &str = r#"
   const counter = document.getElementById('counter');
   const cursor = document.getElementById('cursor');
   const last = plies.length - 1;
+  const list = document.getElementById('moves');
   let current = 0;
+  // Scrolls the move list (only it, not the page) to show an entry.
+  function reveal(item) {
+    const top = item.offsetTop;
+    if (top < list.scrollTop) {
+      list.scrollTop = top;
+    } else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + item.offsetHeight - list.clientHeight;
+    }
+  }
   function show(ply) {
     ply = Math.max(0, Math.min(last, ply));
     plies[current].style.display = 'none';
     plies[ply].style.display = '';
     buttons.forEach(b => b.classList.toggle('current', Number(b.dataset.ply) === ply));
     const active = buttons.find(b => Number(b.dataset.ply) === ply);
-    if (active) active.scrollIntoView({block: 'nearest'});
+    if (active) reveal(active.parentElement);
     counter.textContent = 'ply ' + ply + ' / ' + last;
     if (cursor && typeof GRAPH !== 'undefined') {
       const x = GRAPH.pad + (GRAPH.width - 2 * GRAPH.pad) * ply / GRAPH.plies;

@@ -98,6 +98,8 @@ struct Token {
     body: String,
     left: char,
     right: char,
+    /// Spaces after the token, up to the widest body.
+    pad: usize,
     /// 256-colour background and foreground, `None` for the terminal's own.
     bg: Option<u8>,
     fg: Option<u8>,
@@ -130,6 +132,7 @@ fn token(picture: &Picture, cell: usize, width: usize, colour: bool) -> Token {
         body: String::new(),
         left: ' ',
         right: ' ',
+        pad: 0,
         bg: colour.then_some(if tone == Tone::Edge { 137 } else { 180 }),
         fg: colour.then_some(94),
     };
@@ -160,14 +163,19 @@ fn token(picture: &Picture, cell: usize, width: usize, colour: bool) -> Token {
     if token.body.is_empty() {
         token.body.push(if tone == Tone::Edge { ':' } else { '.' });
     }
-    while token.body.chars().count() < width {
-        token.body.push(' ');
-    }
+    token.pad = width.saturating_sub(token.body.chars().count());
     token
 }
 
 fn paint(out: &mut String, token: &Token) {
-    let text = format!("{}{}{}", token.left, token.body, token.right);
+    // Padding goes outside the marks: `[g] ` rather than `[g ]`.
+    let text = format!(
+        "{}{}{}{}",
+        token.left,
+        token.body,
+        token.right,
+        " ".repeat(token.pad)
+    );
     match (token.bg, token.fg) {
         (Some(bg), Some(fg)) => {
             let bold = if token.left == '[' { "1;" } else { "" };
