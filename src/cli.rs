@@ -10,7 +10,6 @@ use crate::matches::stats::Sprt;
 use crate::matches::{self, MatchSettings, report, signals};
 use crate::protocol::{self, Output};
 use crate::registry::{self, GameConfig};
-use crate::search::Limits;
 use crate::view;
 use anyhow::{Context as _, Result, anyhow};
 use clap::{Args, Parser, Subcommand};
@@ -177,39 +176,13 @@ pub fn run(cli: Cli) -> Result<()> {
             record,
             html,
             number,
-        } => {
-            // `--game 3` names a game of the record, not a game's rules.
-            let (number, rules) = match cli.game.game.parse::<u64>() {
-                Ok(n) => (number.or(Some(n)), GameConfig::default()),
-                Err(_) => (number, cli.game.config()),
-            };
-            view::replay_file(&record, number, &rules, &html).map_err(|e| anyhow!(e))
-        }
+        } => view::replay_file(&record, number, &cli.game.config(), &html).map_err(|e| anyhow!(e)),
         Command::Play {
             human,
             movetime,
             nodes,
-        } => {
-            let limits = match (movetime, nodes) {
-                (Some(_), Some(_)) => return Err(anyhow!("choose one of --movetime and --nodes")),
-                (_, Some(n)) => Limits {
-                    nodes: Some(n.max(1)),
-                    ..Limits::default()
-                },
-                (ms, None) => Limits {
-                    movetime: Some(ms.unwrap_or(1000).max(1)),
-                    ..Limits::default()
-                },
-            };
-            let settings = view::play::PlaySettings {
-                config: registry::resolve(&cli.game.config()).map_err(|e| anyhow!(e))?,
-                humans: view::play::humans(&human).map_err(|e| anyhow!(e))?,
-                limits,
-                colour: view::terminal::colour_wanted(),
-            };
-            view::play::run(&settings, io::stdin().lock(), io::stdout().lock())
-                .map_err(|e| anyhow!(e))
-        }
+        } => view::play::play_in_terminal(&cli.game.config(), &human, movetime, nodes)
+            .map_err(|e| anyhow!(e)),
         Command::Selfcheck { games, seed, all } => {
             let configs = if all {
                 registry::all_configs()

@@ -232,3 +232,53 @@ fn pieces_mean_what_the_rules_say() {
     };
     assert!(claimed(a1) && claimed(b1));
 }
+
+#[test]
+fn show_writes_svg_or_text() {
+    let dir = std::env::temp_dir().join(format!("quintet-show-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("board.svg");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_quintet"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // From a position text: the text decides the size (a 3x3 Hadron).
+    let out = run(&[
+        "show",
+        "--fen",
+        "3/1r1/3 b",
+        "--moves",
+        "a1",
+        "--svg",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&file).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert_eq!(elements_with_class(&doc, "cell").len(), 9);
+    assert_eq!(elements_with_class(&doc, "piece").len(), 2);
+    assert!(svg.contains("last move: a1"));
+    // Without --svg: the board as plain text (stdout is a pipe here).
+    let out = run(&["--game", "ihex", "--size", "4", "show", "--moves", "d4"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(text.starts_with("ihex size=4\n"), "{text}");
+    assert!(text.contains("[r]") && !text.contains('\x1b'), "{text}");
+    // Bad input: a clear error and exit status 2.
+    for args in [
+        &["show", "--moves", "c3 c3"][..],
+        &["show", "--fen", "nonsense"][..],
+        &["--game", "tritium", "show", "--moves", "R@e5"][..],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("quintet: "));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

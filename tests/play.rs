@@ -17,7 +17,7 @@ fn quintet() -> Command {
 }
 
 /// Runs `quintet ARGS` with all of `input` on stdin; (status, stdout).
-fn run_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+fn run_with_input(args: &[&str], input: impl AsRef<[u8]>) -> (i32, String, String) {
     let mut child = quintet()
         .args(args)
         .stdin(Stdio::piped())
@@ -26,7 +26,7 @@ fn run_with_input(args: &[&str], input: &str) -> (i32, String, String) {
         .spawn()
         .unwrap();
     // A command line that fails exits before reading: a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input.as_ref());
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -71,6 +71,12 @@ fn two_people_play_to_the_end_through_a_pipe() {
     );
     assert_eq!(status, 0, "{err}");
     assert!(!out.contains('\x1b'), "no colour into a pipe");
+    // Bytes that are not text are one more bad line.
+    let (status, garbled, _) =
+        run_with_input(&["play", "--human", "both"], b"\xff\xfe\nc3\nquit\n");
+    assert_eq!(status, 0);
+    assert!(garbled.contains("that line is not UTF-8 text"), "{garbled}");
+    assert!(garbled.contains("last move: c3"), "{garbled}");
     assert!(
         out.contains("'z99' is not a cell of the 4x4 board; type 'moves'"),
         "{out}"
@@ -79,7 +85,7 @@ fn two_people_play_to_the_end_through_a_pipe() {
         out.contains("'hello world' is neither a move nor a command"),
         "{out}"
     );
-    assert!(out.contains("nothing to undo"), "{out}");
+    assert!(out.contains("nothing to undo: no move of yours"), "{out}");
     assert!(out.contains(&format!("took back: {}", moves[0])), "{out}");
     assert!(out.contains("static evaluation: "), "{out}");
     assert!(out.contains(" legal moves: "), "{out}");
@@ -181,6 +187,22 @@ fn a_person_plays_the_engine_move_by_move() {
         let mv = list.split_whitespace().last().unwrap().to_string();
         writeln!(stdin, "{mv}").unwrap();
         turns += 1;
+        if turns == 3 {
+            // Take back this move and the engine's replies (a capture in
+            // Ihex lets a side move again), then go on.
+            let (text, prompt) = until_prompt(&rx, &mut seen, &["p1> ", "game over> "]);
+            let replies = text.matches("quintet (p2) plays").count();
+            writeln!(stdin, "undo").unwrap();
+            let (text, _) = until_prompt(&rx, &mut seen, &["p1> "]);
+            let took = text.lines().find(|l| l.starts_with("took back: ")).unwrap();
+            assert_eq!(
+                took.split_whitespace().count(),
+                3 + replies,
+                "{took} ({prompt})"
+            );
+            assert!(took.starts_with(&format!("took back: {mv}")), "{took}");
+            writeln!(stdin, "board").unwrap();
+        }
         assert!(turns < 400, "the game does not end");
     }
     assert!(seen.contains("quintet (p2) plays"), "{seen}");

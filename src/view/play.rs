@@ -10,7 +10,7 @@ use super::terminal;
 use crate::games::Seat;
 use crate::matches::record;
 use crate::registry::{self, GameConfig};
-use crate::search::{Context, Info, Limits, SearchSettings};
+use crate::search::{Context, Info, Limits, Score, SearchSettings};
 use crate::session::Session;
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -39,17 +39,46 @@ pub fn humans(choice: &str) -> Result<[bool; 2], String> {
     }
 }
 
+/// `quintet play` on stdin/stdout: `human` is `--human`, and one of
+/// `movetime` (default 1000 ms) and `nodes` the engine's budget per move.
+pub fn play_in_terminal(
+    config: &GameConfig,
+    human: &str,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+) -> Result<(), String> {
+    let limits = match (movetime, nodes) {
+        (Some(_), Some(_)) => return Err("choose one of --movetime and --nodes".into()),
+        (_, Some(n)) => Limits {
+            nodes: Some(n.max(1)),
+            ..Limits::default()
+        },
+        (ms, None) => Limits {
+            movetime: Some(ms.unwrap_or(1000).max(1)),
+            ..Limits::default()
+        },
+    };
+    let settings = PlaySettings {
+        config: registry::resolve(config)?,
+        humans: humans(human)?,
+        limits,
+        colour: terminal::colour_wanted(),
+    };
+    run(&settings, std::io::stdin().lock(), std::io::stdout().lock())
+}
+
 /// At most this many moves are listed by `moves` (a Nadraz pie has 200k).
 const LISTED_MOVES: usize = 120;
 
 const HELP: &str = "type a move (e.g. as listed by 'moves'), or: undo, hint, eval, moves, \
                     save FILE, board, help, quit";
 
-/// The game so far: the session, and what the engine said about its moves.
+/// The game so far: the session, and who made each move with what score.
 struct Game {
     session: Box<dyn Session>,
-    /// Per move: the engine's score before it (engine moves only).
-    scores: Vec<Option<crate::search::Score>>,
+    /// Per move: whether a person made it, and the engine's score before
+    /// it (engine moves only).
+    made: Vec<(bool, Option<Score>)>,
     settings: SearchSettings,
 }
 
@@ -63,11 +92,11 @@ pub fn run(
     let session = registry::create(&settings.config)?;
     let mut game = Game {
         session,
-        scores: Vec::new(),
+        made: Vec::new(),
         settings: SearchSettings::default(),
     };
     game.session.prepare(&game.settings);
-    let io = |e: std::io::Error| format!("writing the board: {e}");
+    let io = |e: std::io::Error| format!("play: {e}");
     writeln!(out, "{}", seats_line(settings)).map_err(io)?;
     writeln!(out, "{HELP}").map_err(io)?;
     draw(&mut out, &game, settings.colour).map_err(io)?;
@@ -86,9 +115,17 @@ pub fn run(
         };
         write!(out, "{prompt}").map_err(io)?;
         out.flush().map_err(io)?;
-        let Some(Ok(line)) = lines.next() else {
-            writeln!(out).map_err(io)?;
-            return Ok(());
+        let line = match lines.next() {
+            Some(Ok(line)) => line,
+            Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                writeln!(out, "that line is not UTF-8 text; {HELP}").map_err(io)?;
+                continue;
+            }
+            // The end of the input (or a broken one) ends the game quietly.
+            _ => {
+                writeln!(out).map_err(io)?;
+                return Ok(());
+            }
         };
         match command(&mut out, &mut game, settings, line.trim()).map_err(io)? {
             Flow::Continue => {}
@@ -149,11 +186,12 @@ fn engine_turn(
         return Ok(());
     };
     if let Err(e) = game.session.play(&mv) {
-        // The searcher only returns legal moves; say so loudly if not.
-        writeln!(out, "engine error: {e}")?;
-        return Err(std::io::Error::other(e));
+        // The searcher only returns legal moves; stop loudly if not.
+        return Err(std::io::Error::other(format!(
+            "the engine chose an illegal move: {e}"
+        )));
     }
-    game.scores.push(Some(info.score));
+    game.made.push((false, Some(info.score)));
     writeln!(
         out,
         "quintet ({}) plays {mv}   [{}, {} nodes, {} ms]",
@@ -178,7 +216,11 @@ fn command(
         "quit" | "exit" | "q" => return Ok(Flow::Quit),
         "help" | "?" => writeln!(out, "{HELP}")?,
         "board" | "d" => draw(out, game, settings.colour)?,
-        "undo" => undo(out, game, settings)?,
+        "undo" => {
+            if undo(out, game)? {
+                draw(out, game, settings.colour)?;
+            }
+        }
         "moves" => {
             let mut moves = game.session.legal_moves();
             moves.sort();
@@ -229,7 +271,7 @@ fn command(
         )?,
         _ if rest.is_empty() => match game.session.play(word) {
             Ok(()) => {
-                game.scores.push(None);
+                game.made.push((true, None));
                 draw(out, game, settings.colour)?;
             }
             Err(e) => writeln!(
@@ -242,32 +284,23 @@ fn command(
     Ok(Flow::Continue)
 }
 
-/// Takes back the last move, and the engine's replies after a person's
-/// move, so that a person is to move again.
-fn undo(out: &mut impl Write, game: &mut Game, settings: &PlaySettings) -> std::io::Result<()> {
-    if !settings.humans.iter().any(|&h| h) {
-        return writeln!(out, "undo needs a human player (--human)");
-    }
+/// Takes back the last move a person made, and the engine's replies
+/// after it, so that the person is to move again. Whether it did.
+fn undo(out: &mut impl Write, game: &mut Game) -> std::io::Result<bool> {
+    let Some(last_own) = game.made.iter().rposition(|&(human, _)| human) else {
+        writeln!(out, "nothing to undo: no move of yours on the board")?;
+        return Ok(false);
+    };
     let mut moves = game.session.moves_played();
-    if moves.is_empty() {
-        return writeln!(out, "nothing to undo");
+    let taken = moves.split_off(last_own);
+    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+    if let Err(e) = game.session.set_position(None, &texts) {
+        writeln!(out, "cannot undo: {e}")?;
+        return Ok(false);
     }
-    let mut taken = Vec::new();
-    loop {
-        taken.push(moves.pop().expect("checked non-empty"));
-        game.scores.truncate(moves.len());
-        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-        if let Err(e) = game.session.set_position(None, &texts) {
-            return writeln!(out, "cannot undo: {e}");
-        }
-        let to_move = game.session.side_to_move();
-        if moves.is_empty() || settings.humans[to_move.index()] {
-            break;
-        }
-    }
-    taken.reverse();
+    game.made.truncate(last_own);
     writeln!(out, "took back: {}", taken.join(" "))?;
-    draw(out, game, settings.colour)
+    Ok(true)
 }
 
 /// The game as a record file that `quintet replay` reads (the format of
@@ -296,8 +329,8 @@ fn record_text(game: &Game, settings: &PlaySettings) -> String {
     }
     fields.push(("plies", moves.len().to_string()));
     fields.push(("moves", moves.join(" ")));
-    if game.scores.iter().any(Option::is_some) {
-        let scores: Vec<String> = game.scores.iter().map(|&s| format_score(s)).collect();
+    if game.made.iter().any(|(_, score)| score.is_some()) {
+        let scores: Vec<String> = game.made.iter().map(|&(_, s)| format_score(s)).collect();
         fields.push(("scores", scores.join(" ")));
     }
     fields.push(("final", game.session.position_text()));
