@@ -251,9 +251,10 @@ body { margin: 0; font-family: "DejaVu Sans", Verdana, Arial, sans-serif; backgr
 header { padding: 10px 18px 4px; }
 h1 { font-size: 20px; margin: 0; }
 .sub { margin: 4px 0 0; color: #555; }
-main { display: flex; flex-wrap: wrap; gap: 18px; padding: 8px 18px 18px; align-items: flex-start; }
+main { display: flex; gap: 18px; padding: 8px 18px 18px; align-items: flex-start; }
+@media (max-width: 800px) { main { flex-wrap: wrap; } }
 .board { flex: 0 1 auto; min-width: 0; }
-.board svg#board { max-width: 100%; height: auto; display: block; }
+.board svg#board { max-width: 100%; max-height: calc(100vh - 90px); height: auto; display: block; }
 aside { flex: 0 1 380px; min-width: 260px; }
 nav { display: flex; gap: 6px; align-items: center; margin-bottom: 8px; }
 nav button { font-size: 18px; padding: 4px 10px; cursor: pointer; border: 1px solid #9c8156; background: #ecd6a4; border-radius: 4px; }
