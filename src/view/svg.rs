@@ -647,6 +647,17 @@ mod tests {
     }
 
     #[test]
+    fn a_game_without_a_picture_draws_its_text_board() {
+        let svg = render(&Picture::text("t".into(), "a<b\n  c"));
+        assert!(
+            svg.contains("xml:space=\"preserve\">a&lt;b</text>"),
+            "{svg}"
+        );
+        assert!(svg.contains(">  c</text>"), "{svg}");
+        assert!(!svg.contains("class=\"cell\""));
+    }
+
+    #[test]
     fn hex_labels_do_not_collide() {
         let grid = crate::games::hexhex::grid(5, false);
         let picture = Picture::hexhex("t".into(), grid);
