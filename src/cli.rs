@@ -1,6 +1,7 @@
 //! The command line: no subcommand runs the UGI loop on stdin/stdout;
-//! subcommands run the tools. The engine's options (the table in
-//! `protocol::options`) are global flags: `--game atoms --hash 256`.
+//! subcommands run the tools (perft, bench, matches, the views for people).
+//! The engine's options (the table in `protocol::options`) are global
+//! flags: `--game atoms --hash 256`.
 
 use crate::games::GameConfig;
 use crate::matches::adjudicate::ScoreRule;
@@ -15,6 +16,7 @@ use crate::protocol::{self, Output};
 use crate::registry;
 use crate::runs::{bench, selfcheck};
 use crate::search::searcher;
+use crate::view;
 use anyhow::{Context as _, Result, anyhow};
 use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{self, BufReader, Write};
@@ -147,6 +149,42 @@ pub enum Command {
     /// Prints the engine's options and searchers as the Markdown tables of
     /// protocol.md.
     Options,
+    /// Draws a position: an SVG file with --svg, else text on stdout.
+    Show {
+        /// Start from this position text instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, space-separated.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Write the picture here as SVG.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// One game of a `quintet match` record as a self-contained HTML page
+    /// (the rules come from the record's header, else from --game/--size/...).
+    Replay {
+        record: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        html: PathBuf,
+        /// The record's game number (its game= field; a number given as
+        /// --game N means the same). Default: the file's first game.
+        #[arg(long, value_name = "N")]
+        number: Option<u64>,
+    },
+    /// Plays in the terminal against the engine (moves in the game's
+    /// notation; type help for the commands).
+    Play {
+        /// The seats a person plays: p1, p2, both or none.
+        #[arg(long, default_value = "p1", value_name = "SEATS")]
+        human: String,
+        /// The engine's time per move, ms (default 1000).
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+        /// The engine's nodes (playouts) per move instead of a time.
+        #[arg(long)]
+        nodes: Option<u64>,
+    },
 }
 
 pub fn run(invocation: Invocation) -> Result<()> {
@@ -194,6 +232,21 @@ pub fn run(invocation: Invocation) -> Result<()> {
             println!("{} nodes {} nps", total.nodes, total.per_second());
             Ok(())
         }
+        Command::Show { fen, moves, svg } => {
+            view::show::show(&game.config(), fen.as_deref(), &moves, svg.as_deref())
+                .map_err(|e| anyhow!(e))
+        }
+        Command::Replay {
+            record,
+            html,
+            number,
+        } => view::replay_file(&record, number, &game.config(), &html).map_err(|e| anyhow!(e)),
+        Command::Play {
+            human,
+            movetime,
+            nodes,
+        } => view::play::play_in_terminal(&game.config(), &human, movetime, nodes)
+            .map_err(|e| anyhow!(e)),
         Command::Selfcheck { games, seed, all } => {
             let configs = if all {
                 registry::all_configs()

@@ -2,13 +2,16 @@
 //!
 //! Layout, every import pointing down: `games` (rules only, one file per
 //! game), `search` (generic searchers behind one trait), `tools` (perft and
-//! the self-check over one game), `session` (a game plus its searcher
-//! behind one trait), `registry` (names and parameters to games), `runs`
-//! (bench and self-check over registered games), `protocol` (UGI),
-//! `matches` (the match runner and opening suites), and `cli`, which only
-//! parses the command line and dispatches.
+//! the self-check over one game), `draw` (pictures of positions as SVG or
+//! terminal text), `session` (a game plus its searcher behind one trait),
+//! `registry` (names and parameters to games), `runs` (bench and
+//! self-check over registered games), `protocol` (UGI), `matches` (the
+//! match runner and opening suites), `view` (show, HTML replay, terminal
+//! play, analysis), and `cli`, which only parses the command line and
+//! dispatches.
 
 pub mod cli;
+pub mod draw;
 pub mod games;
 pub mod matches;
 pub mod protocol;
@@ -17,3 +20,4 @@ pub mod runs;
 pub mod search;
 pub mod session;
 pub mod tools;
+pub mod view;

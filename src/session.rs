@@ -3,6 +3,7 @@
 //! move text, without knowing its types. [`GameSession`] joins a [`Game`]
 //! to the searcher chosen for it.
 
+use crate::games::picture::Picture;
 use crate::games::{CompactMove, Game, GameConfig, Outcome, Seat};
 use crate::search::searcher::{self, GamePath};
 use crate::search::{Context, Limits, Report, Root, SearchResult, SearchSettings, Searcher, Setup};
@@ -87,6 +88,8 @@ pub trait Session: Send {
     /// A copy of the game so far without search memory (answers queries
     /// while this one searches).
     fn snapshot(&self) -> Box<dyn Session>;
+    /// The current position as a picture to draw, the last move marked.
+    fn picture(&self) -> Picture;
 }
 
 pub struct GameSession<G: Game> {
@@ -302,6 +305,18 @@ impl<G: Game> Session for GameSession<G> {
             setup: self.setup.clone(),
             searcher: None,
         })
+    }
+
+    fn picture(&self) -> Picture {
+        let mut picture = self.current.picture();
+        if let Some((&last, earlier)) = self.moves.split_last() {
+            let mut before = self.base.clone();
+            for &mv in earlier {
+                before.play(mv);
+            }
+            picture.mark_move(&before.format_move(last), &before.picture());
+        }
+        picture
     }
 }
 

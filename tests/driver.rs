@@ -1068,3 +1068,34 @@ fn every_searcher_plays_a_legal_move_in_every_game() {
         }
     }
 }
+
+#[test]
+fn d_svg_draws_the_position_on_one_line_or_into_a_file() {
+    let mut e = Engine::new();
+    e.setoption("Game", "hadron");
+    e.setoption("Size", "5");
+    e.silent("position startpos moves c3");
+    let line = e.only("d svg");
+    let svg = line
+        .strip_prefix("info string svg ")
+        .unwrap_or_else(|| panic!("'{line}' is not an SVG line"));
+    assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{svg}");
+    // Twenty-five cells, and the last move is marked.
+    assert_eq!(svg.matches("class=\"cell").count(), 25, "{svg}");
+
+    let dir = std::env::temp_dir().join(format!("quintet-d-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("board.svg");
+    let reply = e.only(&format!("d svg {}", file.display()));
+    assert!(reply.starts_with("info string svg written to "), "{reply}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written.replace('\n', ""), svg);
+
+    let missing = dir.join("no-such-dir").join("board.svg");
+    let reply = e.only(&format!("d svg {}", missing.display()));
+    assert!(is_error(&reply), "{reply}");
+    assert!(is_error(&e.only("d png")));
+    // The session goes on.
+    assert!(!e.ask("query fen").is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

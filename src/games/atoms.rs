@@ -7,6 +7,7 @@
 
 use rand::Rng;
 
+use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
 use super::zobrist::{key, salt};
 use super::{Dice, Game, GameRng, Outcome, Seat, random_below};
@@ -597,6 +598,45 @@ impl Game for Atoms {
         other.raw_moves(&mut moves);
         let theirs = moves.len() as i32;
         100 * (material(me) - material(them)) + 4 * (mine - theirs)
+    }
+
+    /// White and black atoms, each labelled with its valence (the atoms
+    /// around it, which a move must keep); atoms without an enemy
+    /// neighbour, which the next removal step takes, are unstable.
+    fn picture(&self) -> Picture {
+        let mut picture = Picture::square(self.describe(), self.n);
+        for rank in 0..self.n {
+            for file in 0..self.n {
+                let cell = self.cell_of(file, rank);
+                let (seat, ink, glyph) = match self.board[cell] {
+                    1 => (Seat::P1, Ink::White, 'w'),
+                    2 => (Seat::P2, Ink::Black, 'b'),
+                    _ => continue,
+                };
+                let enemies = self.near[seat.other().index()][cell];
+                let atom = Piece::new(rank * self.n + file, Shape::Stone, ink, glyph)
+                    .with_label(self.valence(cell).to_string());
+                picture.add(if enemies == 0 {
+                    atom.with_detail(Detail::Unstable)
+                } else {
+                    atom
+                });
+            }
+        }
+        picture.note(turn_note(self.outcome(), self.to_move, ["white", "black"]));
+        if self.in_drop_phase() {
+            picture.note(format!(
+                "drops: in hand white {}, black {}",
+                self.hand[0], self.hand[1]
+            ));
+        } else {
+            picture.note(format!(
+                "moves: {} without a removal (a draw at {QUIET_LIMIT})",
+                self.quiet
+            ));
+        }
+        picture.note("valence: the atoms around an atom; a move keeps it");
+        picture
     }
 }
 

@@ -5,6 +5,7 @@
 //! whole legal set is computed at once with bit-sliced neighbour counting.
 
 use super::bitboard::Bits;
+use super::picture::{Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
 use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
@@ -262,6 +263,26 @@ impl<B: Bits> Game for Hadron<B> {
     #[inline]
     fn play(&mut self, mv: u16) {
         self.place(mv as usize);
+    }
+
+    /// Red and blue tiles; the notes say whose turn it is and how many
+    /// cells are open to a placement (the same for both players).
+    fn picture(&self) -> Picture {
+        let mut picture = Picture::square(self.describe(), self.n);
+        for cell in 0..self.n * self.n {
+            let (ink, glyph) = match self.cell_char(cell) {
+                Some('r') => (Ink::Red, 'r'),
+                Some(_) => (Ink::Blue, 'b'),
+                None => continue,
+            };
+            picture.add(Piece::new(cell, Shape::Tile, ink, glyph));
+        }
+        picture.note(turn_note(self.outcome(), self.to_move, ["red", "blue"]));
+        picture.note(format!(
+            "cells open to a placement: {}",
+            self.legal_set().count()
+        ));
+        picture
     }
 }
 

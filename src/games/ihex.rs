@@ -28,6 +28,7 @@
 
 use super::bitboard::Bits;
 use super::hexhex::{self, HexGrid};
+use super::picture::{Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows};
 use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
@@ -798,6 +799,23 @@ impl<B: Bits> Game for Ihex<B> {
     /// again), so each side has about one move per empty cell left.
     fn moves_left_estimate(&self) -> u32 {
         self.empty().count().max(10)
+    }
+
+    /// Red and blue stones.
+    fn picture(&self) -> Picture {
+        let mut picture = Picture::hexhex(self.describe(), self.t.grid);
+        for (seat, ink, glyph) in [(0, Ink::Red, 'r'), (1, Ink::Blue, 'b')] {
+            for cell in self.stones[seat].ones() {
+                picture.add(Piece::new(cell, Shape::Stone, ink, glyph));
+            }
+        }
+        picture.note(turn_note(self.outcome(), self.to_move, ["red", "blue"]));
+        picture.note(format!(
+            "stones: red {}, blue {}",
+            self.stones[0].count(),
+            self.stones[1].count()
+        ));
+        picture
     }
 
     fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {

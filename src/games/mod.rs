@@ -11,6 +11,7 @@ pub mod hadron;
 pub mod hexhex;
 pub mod ihex;
 pub mod nadraz;
+pub mod picture;
 pub mod square;
 pub mod tritium;
 pub mod zobrist;
@@ -198,6 +199,13 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// this when skipping the undo record is faster.
     fn play(&mut self, mv: Self::Move) {
         let _ = self.make(mv);
+    }
+
+    /// The position as a picture to draw: cells, pieces with their meaning
+    /// in the game, and notes (whose turn, counts). `view` turns it into SVG
+    /// or coloured text. By default, the text board of `render`.
+    fn picture(&self) -> picture::Picture {
+        picture::Picture::text(self.describe(), &self.render())
     }
 }
 

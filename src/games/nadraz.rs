@@ -18,6 +18,7 @@
 //! by walking both pieces in turn until the shorter one ends.
 
 use super::hexhex::{self, HexGrid, NONE};
+use super::picture::{Detail, Ink, Link, Picture, Piece, Shape, Tone, turn_note};
 use super::zobrist::{key, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 use std::fmt;
@@ -673,6 +674,32 @@ impl<const C: usize> Nadraz<C> {
         (top, eggs, pairs)
     }
 
+    /// The lengths of `colour`'s snakes, longest first, read off the board.
+    fn snake_lengths(&self, colour: usize) -> Vec<usize> {
+        let stone = colour as u8 + 1;
+        let mut seen = vec![false; self.cells()];
+        let mut lengths = Vec::new();
+        for start in 0..self.cells() {
+            if seen[start] || self.board[start] != stone {
+                continue;
+            }
+            seen[start] = true;
+            let (mut stack, mut length) = (vec![start], 0);
+            while let Some(x) = stack.pop() {
+                length += 1;
+                for &nb in &self.grid.neighbours[x] {
+                    if nb != NONE && self.board[nb as usize] == stone && !seen[nb as usize] {
+                        seen[nb as usize] = true;
+                        stack.push(nb as usize);
+                    }
+                }
+            }
+            lengths.push(length);
+        }
+        lengths.sort_unstable_by(|a, b| b.cmp(a));
+        lengths
+    }
+
     // ----- text -----
 
     fn push_cell(&self, out: &mut String, x: u16) {
@@ -1132,6 +1159,79 @@ impl<const C: usize> Game for Nadraz<C> {
             .filter(|&x| self.board[x as usize] == EMPTY)
             .count() as u32;
         (empty / 5).max(1)
+    }
+
+    /// Black and white stones joined along their snakes; eggs are oval,
+    /// heads and tails (where a turn may start) carry a dot; edge cells
+    /// are shaded. The notes list each colour's snake lengths (the score).
+    fn picture(&self) -> Picture {
+        const INKS: [(Ink, char, char); 2] = [(Ink::Black, 'b', 'B'), (Ink::White, 'w', 'W')];
+        let mut picture = Picture::hexhex(self.describe(), self.grid);
+        for x in 0..self.cells() {
+            if self.grid.edge[x] {
+                picture.cells[x].tone = Tone::Edge;
+            }
+            let Some(colour) = (self.board[x] as usize).checked_sub(1) else {
+                continue;
+            };
+            let (ink, middle, end) = INKS[colour];
+            let mut same = 0;
+            for &nb in &self.grid.neighbours[x] {
+                if nb != NONE && self.board[nb as usize] == self.board[x] {
+                    same += 1;
+                    if (nb as usize) > x {
+                        picture.links.push(Link {
+                            a: x,
+                            b: nb as usize,
+                            ink,
+                        });
+                    }
+                }
+            }
+            picture.add(match same {
+                0 => Piece::new(x, Shape::Egg, ink, end),
+                1 => Piece::new(x, Shape::Stone, ink, end).with_detail(Detail::End),
+                _ => Piece::new(x, Shape::Stone, ink, middle),
+            });
+        }
+        let names = match self.black {
+            Some(black) if self.phase == Phase::Play => {
+                let mut names = ["white"; 2];
+                names[black.index()] = "black";
+                names
+            }
+            _ => ["p1", "p2"],
+        };
+        picture.note(match (self.phase, self.outcome()) {
+            (Phase::Pie, None) => "p1 to place the pie: a black and a white egg".to_string(),
+            (Phase::Choice, None) => "p2 to choose a side: black or white".to_string(),
+            (_, outcome) => turn_note(outcome, self.to_move, names),
+        });
+        for colour in [BLACK, WHITE] {
+            let lengths: Vec<String> = self
+                .snake_lengths(colour)
+                .iter()
+                .map(usize::to_string)
+                .collect();
+            let seat = match self.phase {
+                Phase::Play => format!(" ({})", self.seat_of(colour).name()),
+                _ => String::new(),
+            };
+            picture.note(format!(
+                "{}{seat} snakes: {}",
+                INKS[colour].0.name(),
+                if lengths.is_empty() {
+                    "none".to_string()
+                } else {
+                    lengths.join(" ")
+                }
+            ));
+        }
+        picture.note(match self.variant {
+            Variant::Standard => "the longer snakes win",
+            Variant::Reverse => "fewer short snakes win",
+        });
+        picture
     }
 
     fn random_move(&self, rng: &mut GameRng, scratch: &mut Vec<NadrazMove>) -> Option<NadrazMove> {

@@ -14,6 +14,7 @@
 //! struct, so make/unmake is copy-make.
 
 use super::hexhex::{self, HexGrid};
+use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
 use super::zobrist::{key, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below, split_drop};
 use std::fmt;
@@ -781,6 +782,47 @@ impl Game for Tritium {
     fn moves_left_estimate(&self) -> u32 {
         // About half the remaining tiles plus a few flags are ours.
         (self.empties as u32).div_ceil(2) + 3
+    }
+
+    /// Red, green and blue tiles; white flags are p1's, black flags p2's;
+    /// every tile of a region a player controls has a rim of their colour.
+    fn picture(&self) -> Picture {
+        const TILES: [(Ink, char); 3] = [(Ink::Red, 'r'), (Ink::Green, 'g'), (Ink::Blue, 'b')];
+        const FLAGS: [(Ink, char); 2] = [(Ink::White, '1'), (Ink::Black, '2')];
+        let mut picture = Picture::hexhex(self.describe(), self.grid);
+        for cell in 0..self.cells {
+            let Some(colour) = (self.tile[cell] as usize).checked_sub(1) else {
+                continue;
+            };
+            let (ink, glyph) = TILES[colour];
+            let mut tile = Piece::new(cell, Shape::Tile, ink, glyph);
+            if let Some(seat) = self.region[self.root[cell] as usize].controller() {
+                tile = tile.with_detail(Detail::Claimed(FLAGS[seat.index()].0));
+            }
+            picture.add(tile);
+            if let Some(owner) = (self.flag[cell] as usize).checked_sub(1) {
+                let (ink, glyph) = FLAGS[owner];
+                picture.add(Piece::new(cell, Shape::Flag, ink, glyph));
+            }
+        }
+        picture.note(turn_note(self.outcome(), self.to_move, ["white", "black"]));
+        picture.note(format!(
+            "controlled tiles: white {}, black {}; in free regions: {}",
+            self.controlled[0], self.controlled[1], self.free_tiles
+        ));
+        let mut flags = format!(
+            "tiles left: red {} green {} blue {}; flags: white {} black {}",
+            self.supply[0],
+            self.supply[1],
+            self.supply[2],
+            self.flags_on_board[0],
+            self.flags_on_board[1]
+        );
+        if let (Some(a), Some(b)) = (self.flags_left(Seat::P1), self.flags_left(Seat::P2)) {
+            flags.push_str(&format!(" (left: {a}, {b})"));
+        }
+        picture.note(flags);
+        picture
     }
 
     #[inline]

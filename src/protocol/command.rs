@@ -32,14 +32,22 @@ pub enum Command {
     },
     Stop,
     Query(Query),
-    /// `d`: the board as text.
-    Display,
+    /// `d`: the board as text; `d svg [FILE]`: as SVG.
+    Display(Board),
     Quit,
     /// Not understood; the reason.
     Invalid(String),
     /// A `position` command not understood: the position asked for is
     /// unknown, so searching is refused until a valid one arrives.
     InvalidPosition(String),
+}
+
+/// How `d` shows the board.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Board {
+    Text,
+    /// One SVG line in `info string`, or written to the file.
+    Svg(Option<String>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -74,11 +82,25 @@ pub fn parse(line: &str) -> Command {
         "go" => go(args),
         "stop" => Command::Stop,
         "query" => Command::Query(query(args)),
-        "d" => Command::Display,
+        "d" => display(args),
         "perft" => perft(args, false),
         "splitperft" => perft(args, true),
         "quit" => Command::Quit,
         _ => Command::Invalid(format!("unknown command '{}'", line.trim())),
+    }
+}
+
+fn display(args: &[&str]) -> Command {
+    match args {
+        [] => Command::Display(Board::Text),
+        [kind, file @ ..] if kind.eq_ignore_ascii_case("svg") => {
+            let file = (!file.is_empty()).then(|| file.join(" "));
+            Command::Display(Board::Svg(file))
+        }
+        _ => Command::Invalid(format!(
+            "d takes nothing or 'svg [FILE]', not '{}'",
+            args.join(" ")
+        )),
     }
 }
 

@@ -6,9 +6,10 @@
 //! takes effect at the next `isready`, `uginewgame`, `position` or `go`.
 
 use super::Output;
-use super::command::{self, Command, Query};
+use super::command::{self, Board, Command, Query};
 use super::format;
 use super::options::{self, Effect, Options};
+use crate::draw::svg;
 use crate::games::{GameConfig, Seat};
 use crate::registry;
 use crate::search::Limits;
@@ -131,7 +132,8 @@ impl Driver {
             Command::Perft { depth, split } => self.perft(depth, split),
             Command::Stop => self.wait_for_work(true),
             Command::Query(query) => self.query(query),
-            Command::Display => self.display(),
+            Command::Display(Board::Text) => self.display(),
+            Command::Display(Board::Svg(file)) => self.display_svg(file.as_deref()),
             Command::Quit => return Flow::Quit,
             Command::Invalid(reason) => self.error(&reason),
             Command::InvalidPosition(reason) => {
@@ -471,6 +473,24 @@ impl Driver {
         }
         for line in text.lines() {
             self.out.line(line);
+        }
+    }
+
+    /// `d svg`: the picture on one line, or written to a file.
+    fn display_svg(&mut self, file: Option<&str>) {
+        let picture = self.view().picture();
+        match file {
+            None => {
+                let line = svg::render_one_line(&picture);
+                self.out.line(&format!("info string svg {line}"));
+            }
+            Some(path) => match std::fs::write(path, svg::render(&picture)) {
+                Ok(()) => self.out.line(&format!(
+                    "info string svg written to {}",
+                    format::safe(path)
+                )),
+                Err(e) => self.error(&format!("cannot write {path}: {e}")),
+            },
         }
     }
 }
