@@ -32,7 +32,7 @@ use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 pub const MIN_SIZE: usize = 4;
@@ -55,10 +55,10 @@ struct Tables<B> {
     within: [Vec<B>; 6],
     /// Per cell, its neighbours.
     neighbours: Vec<B>,
-    /// Per cell c and cell m of its closed neighbourhood: the cells but c
-    /// that must be filled for a stone on c to make m a full centre (or,
-    /// where m is on the edge, c itself: never, as c is empty).
-    centre_needs: Vec<[B; 7]>,
+    /// Per cell, the 7-cell hexagons (around itself or a neighbour) and
+    /// the 10-cell ones (around two neighbouring cells) that hold it.
+    sevens: Vec<Vec<B>>,
+    tens: Vec<Vec<B>>,
     /// Per cell, the cells within distance 1, 2, ..., 2n - 2 (the last is
     /// the whole board), at `cell * (2n - 2) + radius - 1`.
     disks: Vec<B>,
@@ -109,15 +109,22 @@ impl<B: Bits> Tables<B> {
             }
         }
         let closed: Vec<B> = disks.chunks(radii).map(|d| d[0]).collect();
-        let centre_needs = (0..limits.len())
+        let interior = mask_of(&|c| !grid.edge[c]);
+        let sevens: Vec<Vec<B>> = (0..limits.len())
+            .map(|c| (closed[c] & interior).ones().map(|m| closed[m]).collect())
+            .collect();
+        let tens = (0..limits.len())
             .map(|c| {
-                let mut needs = [B::bit(c); 7];
-                for (slot, m) in closed[c].ones().enumerate() {
-                    if !grid.edge[m] {
-                        needs[slot] = closed[m] & !B::bit(c);
+                let mut tens: Vec<B> = Vec::new();
+                for a in (closed[c] & interior).ones() {
+                    for b in (closed[a] & interior & !B::bit(a)).ones() {
+                        let ten = closed[a] | closed[b];
+                        if !tens.contains(&ten) {
+                            tens.push(ten);
+                        }
                     }
                 }
-                needs
+                tens
             })
             .collect();
         Tables {
@@ -125,11 +132,17 @@ impl<B: Bits> Tables<B> {
             n: side as i32,
             within,
             neighbours: (0..limits.len()).map(|c| closed[c] & !B::bit(c)).collect(),
-            centre_needs,
+            sevens,
+            tens,
             disks,
             all: mask_of(&|_| true),
             limits,
         }
+    }
+
+    /// The radii of the disks around each cell.
+    fn radii(&self) -> usize {
+        2 * self.n as usize - 2
     }
 
     /// The bounds of the board.
@@ -358,7 +371,7 @@ impl<B: Bits> Largest<'_, B> {
     /// A hole nearest the placed cell (`outside` is not empty): cuts there
     /// shrink the box the most.
     fn pick(&self, outside: B) -> usize {
-        let radii = 2 * self.t.n as usize - 2;
+        let radii = self.t.radii();
         let disks = &self.t.disks[self.cell * radii..][..radii];
         disks
             .iter()
@@ -421,47 +434,140 @@ pub struct Ihex<B: Bits> {
     stones: [B; 2],
     to_move: Seat,
     hash: u64,
-    /// Hashes of every position since the start or the position text,
-    /// the current one last.
-    history: Vec<u64>,
-    /// The index in `history` of the position after the last capture or
-    /// pass: every later move adds a stone, so the current position can
-    /// only repeat one before it.
-    quiet_since: usize,
+    history: History,
     /// The current position occurred for the third time.
     drawn: bool,
     chosen: Chosen,
 }
 
-/// The last quiet placement `random_move` chose, for `play` to reuse: the
-/// hexagon search is most of a placement's cost, and a playout would
-/// otherwise run it twice per move. Every change of the position forgets
-/// it (a clone copies it with the position it belongs to). Atomic only so
-/// that the position stays `Sync`; no two threads ever share one.
-#[derive(Debug, Default)]
-struct Chosen(AtomicU32);
+/// The positions since the start or the position text, for threefold
+/// repetition.
+#[derive(Clone, Debug, PartialEq)]
+struct History {
+    /// Their hashes, the current one last.
+    hashes: Vec<u64>,
+    /// The index of the position after the last capture or pass: every
+    /// later move adds a stone, so the current position can only repeat
+    /// one before it.
+    quiet_since: usize,
+    /// How many hashes fall in each bucket (by their low byte): a third
+    /// occurrence needs two in its bucket already, which is rare.
+    buckets: [u16; 256],
+}
+
+impl History {
+    fn new(start: u64) -> History {
+        let mut history = History {
+            hashes: Vec::new(),
+            quiet_since: 0,
+            buckets: [0; 256],
+        };
+        history.push(start, true);
+        history
+    }
+
+    /// Adds the position after a move (`barrier`: one that captured or
+    /// passed); whether it occurs for the third time.
+    fn push(&mut self, hash: u64, barrier: bool) -> bool {
+        if barrier {
+            self.quiet_since = self.hashes.len();
+        }
+        let bucket = &mut self.buckets[hash as u8 as usize];
+        // (The bucket counts wrap only past 65,535 positions.)
+        let suspect = *bucket >= 2 || self.hashes.len() > u16::MAX as usize;
+        *bucket = bucket.wrapping_add(1);
+        self.hashes.push(hash);
+        suspect
+            && self.hashes[..self.quiet_since]
+                .iter()
+                .filter(|&&h| h == hash)
+                .count()
+                >= 2
+    }
+
+    /// Takes the last position back, with the barrier as it was before.
+    fn pop(&mut self, quiet_since: usize) {
+        if let Some(hash) = self.hashes.pop() {
+            let bucket = &mut self.buckets[hash as u8 as usize];
+            *bucket = bucket.wrapping_sub(1);
+        }
+        self.quiet_since = quiet_since;
+    }
+}
+
+/// The last placement `random_move` chose and its captures, for `play` to
+/// reuse: the hexagon search is most of a placement's cost, and a playout
+/// would otherwise run it twice per move. Every change of the position
+/// forgets it (a clone copies it with the position it belongs to). Atomic
+/// only so that the position stays `Sync`; no two threads share one.
+#[derive(Debug)]
+struct Chosen {
+    /// The cell, with `CAPTURES` set when it captures; `NONE` for none.
+    mv: AtomicU32,
+    /// The captured stones, as 64-cell words.
+    captured: [AtomicU64; CAPTURE_WORDS],
+}
+
+/// Words for the captures of the largest board (271 cells).
+const CAPTURE_WORDS: usize = cell_count(MAX_SIZE).div_ceil(64);
 
 impl Chosen {
-    /// No move remembered.
     const NONE: u32 = u32::MAX;
+    const CAPTURES: u32 = 1 << 16;
 
-    fn remember(&self, mv: u16) {
-        self.0.store(mv as u32, Ordering::Relaxed);
+    fn new() -> Chosen {
+        Chosen {
+            mv: AtomicU32::new(Self::NONE),
+            captured: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+
+    fn remember<B: Bits>(&self, mv: u16, captured: B) {
+        let mut tag = mv as u32;
+        if !captured.is_empty() {
+            tag |= Self::CAPTURES;
+            let mut words = [0u64; CAPTURE_WORDS];
+            for c in captured.ones() {
+                words[c / 64] |= 1 << (c % 64);
+            }
+            for (slot, word) in self.captured.iter().zip(words) {
+                slot.store(word, Ordering::Relaxed);
+            }
+        }
+        self.mv.store(tag, Ordering::Relaxed);
     }
 
     fn forget(&mut self) {
-        *self.0.get_mut() = Self::NONE;
+        *self.mv.get_mut() = Self::NONE;
     }
 
-    /// Whether `mv` is the remembered quiet placement.
-    fn is(&mut self, mv: u16) -> bool {
-        *self.0.get_mut() == mv as u32
+    /// The captures of `mv` if it is the remembered placement.
+    fn recall<B: Bits>(&mut self, mv: u16) -> Option<B> {
+        let tag = *self.mv.get_mut();
+        if tag & !Self::CAPTURES != mv as u32 {
+            return None;
+        }
+        let mut captured = B::ZERO;
+        if tag & Self::CAPTURES != 0 {
+            for (i, slot) in self.captured.iter_mut().enumerate() {
+                let mut word = *slot.get_mut();
+                while word != 0 {
+                    captured |= B::bit(64 * i + word.trailing_zeros() as usize);
+                    word &= word - 1;
+                }
+            }
+        }
+        Some(captured)
     }
 }
 
 impl Clone for Chosen {
     fn clone(&self) -> Self {
-        Chosen(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+        let copy = |a: &AtomicU64| AtomicU64::new(a.load(Ordering::Relaxed));
+        Chosen {
+            mv: AtomicU32::new(self.mv.load(Ordering::Relaxed)),
+            captured: std::array::from_fn(|i| copy(&self.captured[i])),
+        }
     }
 }
 
@@ -472,7 +578,6 @@ impl<B: Bits> PartialEq for Ihex<B> {
             && self.to_move == other.to_move
             && self.hash == other.hash
             && self.history == other.history
-            && self.quiet_since == other.quiet_since
             && self.drawn == other.drawn
     }
 }
@@ -486,13 +591,12 @@ impl<B: Bits> Ihex<B> {
             stones: [B::ZERO; 2],
             to_move: Seat::P1,
             hash: 0,
-            history: Vec::new(),
-            quiet_since: 0,
+            history: History::new(0),
             drawn: false,
-            chosen: Chosen(AtomicU32::new(Chosen::NONE)),
+            chosen: Chosen::new(),
         };
         game.hash = game.hash_from_scratch();
-        game.history.push(game.hash);
+        game.history = History::new(game.hash);
         game
     }
 
@@ -529,16 +633,22 @@ impl<B: Bits> Ihex<B> {
     /// The largest hexagons a stone of `seat` on `c` (with `neighbours`
     /// filled neighbours) forms, or None when it forms none.
     fn largest_formed(&self, seat: Seat, c: usize, neighbours: u32) -> Option<Largest<'static, B>> {
-        // Any formed hexagon holds a 7-cell one: a new full centre, which
-        // needs three filled neighbours of c.
-        if neighbours < 3 || !self.makes_full_centre(c) {
+        // A formed hexagon is a formed core grown by one ring, and the core
+        // holds a cell next to c: so it holds a formed 7-cell hexagon (one
+        // core cell grown), which needs 3 filled neighbours of c, and if
+        // larger, a formed 10-cell one (two neighbouring core cells).
+        if neighbours < 3 {
             return None;
         }
         let t = self.t;
-        let point = Bounds(t.limits[c]);
+        let holes = self.empty() & !B::bit(c);
+        let formed = |hexagon: &&B| (**hexagon & holes).is_empty();
+        if !t.sevens[c].iter().any(|h| formed(&h)) {
+            return None;
+        }
         let mut largest = Largest {
             t,
-            holes: self.empty() & !B::bit(c),
+            holes,
             own: self.stones[seat.index()] | B::bit(c),
             enemy: self.stones[seat.other().index()],
             cell: c,
@@ -547,17 +657,14 @@ impl<B: Bits> Ihex<B> {
             enemy_majority: false,
             capture: B::ZERO,
         };
-        largest.visit(t.board_bounds(), t.all.count(), point);
+        if t.tens[c].iter().any(|h| formed(&h)) {
+            largest.visit(t.board_bounds(), t.all.count(), Bounds(t.limits[c]));
+        } else {
+            for &hexagon in t.sevens[c].iter().filter(formed) {
+                largest.record(hexagon, 7);
+            }
+        }
         Some(largest)
-    }
-
-    /// Whether a stone on the empty cell `c` makes a full centre (a filled
-    /// interior cell with six filled neighbours) of a cell around it.
-    fn makes_full_centre(&self, c: usize) -> bool {
-        let empty = self.empty();
-        self.t.centre_needs[c]
-            .iter()
-            .any(|&needs| (needs & empty).is_empty())
     }
 
     fn can_place(&self, seat: Seat, c: usize) -> bool {
@@ -621,13 +728,9 @@ impl<B: Bits> Ihex<B> {
         } else {
             self.remove_stones(mover.other(), captured);
         }
-        let hash = self.hash;
-        if mv == PASS || !captured.is_empty() {
-            self.quiet_since = self.history.len();
-        }
-        let earlier = &self.history[..self.quiet_since];
-        self.drawn = earlier.iter().filter(|&&h| h == hash).count() >= 2;
-        self.history.push(hash);
+        self.drawn = self
+            .history
+            .push(self.hash, mv == PASS || !captured.is_empty());
         captured
     }
 
@@ -672,7 +775,7 @@ impl<B: Bits> Ihex<B> {
 }
 
 /// Cells of a hexhex board of side n.
-fn cell_count(n: usize) -> usize {
+const fn cell_count(n: usize) -> usize {
     3 * n * (n - 1) + 1
 }
 
@@ -712,7 +815,7 @@ impl<B: Bits> Game for Ihex<B> {
     }
 
     fn make(&mut self, mv: u16) -> Undo<B> {
-        let (mover, drawn, quiet_since) = (self.to_move, self.drawn, self.quiet_since);
+        let (mover, drawn, quiet_since) = (self.to_move, self.drawn, self.history.quiet_since);
         let captured = self.apply(mv);
         Undo {
             mover,
@@ -723,7 +826,7 @@ impl<B: Bits> Game for Ihex<B> {
     }
 
     fn unmake(&mut self, mv: u16, undo: Undo<B>) {
-        self.history.pop();
+        self.history.pop(undo.quiet_since);
         if mv != PASS {
             let c = mv as usize;
             self.remove_stones(undo.mover, B::bit(c));
@@ -733,15 +836,14 @@ impl<B: Bits> Game for Ihex<B> {
         }
         self.set_side(undo.mover);
         self.drawn = undo.drawn;
-        self.quiet_since = undo.quiet_since;
     }
 
     fn play(&mut self, mv: u16) {
-        if self.chosen.is(mv) {
-            self.apply_known(mv, Placement::Quiet);
-        } else {
-            self.apply(mv);
-        }
+        match self.chosen.recall::<B>(mv) {
+            Some(captured) if captured.is_empty() => self.apply_known(mv, Placement::Quiet),
+            Some(captured) => self.apply_known(mv, Placement::Capture(captured)),
+            None => self.apply(mv),
+        };
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -844,7 +946,7 @@ impl<B: Bits> Game for Ihex<B> {
             _ => return Err(format!("side to move '{side}' is not r or b")),
         };
         game.set_side(to_move);
-        game.history = vec![game.hash];
+        game.history = History::new(game.hash);
         Ok(game)
     }
 
@@ -878,8 +980,10 @@ impl<B: Bits> Game for Ihex<B> {
 
     fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {
         let (mv, effect) = self.random_choice(rng)?;
-        if effect == Placement::Quiet && mv != PASS {
-            self.chosen.remember(mv);
+        match effect {
+            _ if mv == PASS => {}
+            Placement::Capture(captured) => self.chosen.remember(mv, captured),
+            _ => self.chosen.remember(mv, B::ZERO),
         }
         Some(mv)
     }
@@ -910,7 +1014,7 @@ mod tests {
             }
         }
         game.set_side(to_move);
-        game.history = vec![game.hash];
+        game.history = History::new(game.hash);
         game
     }
 
