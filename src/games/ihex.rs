@@ -2,29 +2,28 @@
 //!
 //! Stones are bit sets over the dense cell ids of the hexhex grid. The hard
 //! part is finding the largest hexagons a placement forms without listing
-//! hexagons (side 10 has 296,633 of them). Two facts make it small:
+//! hexagons (side 10 has 296,633 of them). Three facts make it small:
 //!
-//! - A hexagon (every side >= 2 cells) is exactly a "core" region `P` (any
-//!   non-empty set `q0<=q<=q1, r0<=r<=r1, s0<=q-r<=s1` of interior cells)
-//!   grown by one ring, and it is filled exactly when every cell of `P` is
-//!   a *full centre*: a filled interior cell whose six neighbours are
-//!   filled. The core's bounds are the hexagon's bounds shrunk by one, so
-//!   the side-length condition disappears.
-//! - The hexagon contains the placed cell `c` exactly when its core meets
-//!   `c` or one of its neighbours; before the placement none of those was a
-//!   full centre, so the cores that matter contain one of the (at most 7)
-//!   cells the placement turns into full centres: the anchors.
+//! - A hexagon (every side >= 2 cells) is exactly a "core" region (any
+//!   non-empty set `q0<=q<=q1, r0<=r<=r1, s0<=q-r<=s1`) grown by one ring.
+//!   So the largest hexagon inside any such box is the box shrunk by one,
+//!   tightened and grown again, and every hexagon inside the box lies
+//!   inside that one: the side-length condition disappears.
+//! - A placement on `c` forms a hexagon only if it forms a 7-cell one (a
+//!   formed hexagon holds the 7 cells around a core cell next to `c`):
+//!   seven mask tests, and most placements stop there.
+//! - Otherwise a branch-and-bound over hexagons finds the largest ones that
+//!   hold `c` and no empty cell but `c` (a *hole*). A hexagon holding holes
+//!   is split at the hole nearest `c` by the (at most three) bounds that
+//!   can cut it off while keeping `c`; each branch takes the largest
+//!   hexagon left inside its cut, branches are visited largest first,
+//!   later ones keep the hole inside the earlier cuts' limits so that no
+//!   hexagon is reached twice, and hexagons that cannot beat the best size
+//!   found are dropped. Random games need about 7 hexagons per search.
 //!
-//! So the placement forms no hexagon unless it creates a full centre (seven
-//! bit tests), and otherwise a branch-and-bound over core bounds finds the
-//! largest cores around each anchor: a box containing a cell that is not a
-//! full centre (the one nearest the anchor) is split by the (at most three)
-//! bounds that can exclude that cell while keeping the anchor, each branch
-//! forbidding the earlier branches' cuts so that no region is reached
-//! twice, and boxes that cannot beat the best size found are dropped.
-//! Anchors are searched in turn, each excluded from the later searches.
-//! Memory, per board size and bit width: a mask per bound and value and
-//! three neighbourhood masks per cell (about 50 kB at side 10).
+//! Memory, per board size and bit width: a mask per bound and value, and
+//! per cell its neighbours, seven full-centre masks and a disk per radius
+//! (about 300 kB at side 10, 20 kB at side 6).
 
 use super::bitboard::Bits;
 use super::hexhex::{self, HexGrid};
@@ -34,6 +33,7 @@ use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 pub const MIN_SIZE: usize = 4;
@@ -54,11 +54,15 @@ struct Tables<B> {
     limits: Vec<[i32; 6]>,
     /// Per limit, the cells whose own limit is at most v, at `v + LIMIT_OFFSET`.
     within: [Vec<B>; 6],
-    /// Per cell, its neighbours; its closed neighbourhood; cells within 2.
+    /// Per cell, its neighbours.
     neighbours: Vec<B>,
-    closed: Vec<B>,
-    disk2: Vec<B>,
-    interior: B,
+    /// Per cell, the 7-cell hexagons (around itself or a neighbour) and
+    /// the 10-cell ones (around two neighbouring cells) that hold it.
+    sevens: Vec<Vec<B>>,
+    tens: Vec<Vec<B>>,
+    /// Per cell, the cells within distance 1, 2, ..., 2n - 2 (the last is
+    /// the whole board), at `cell * (2n - 2) + radius - 1`.
+    disks: Vec<B>,
     all: B,
 }
 
@@ -95,29 +99,57 @@ impl<B: Bits> Tables<B> {
                 .map(|v| mask_of(&|c| limits[c][i] <= v))
                 .collect()
         });
-        let disk = |radius: i32| -> Vec<B> {
-            (0..limits.len())
-                .map(|c| mask_of(&|d| distance(&limits[c], &limits[d]) <= radius))
-                .collect()
-        };
-        let closed = disk(1);
+        let radii = 2 * side - 2;
+        let mut disks = vec![B::ZERO; limits.len() * radii];
+        for (c, own) in disks.chunks_mut(radii).enumerate() {
+            for d in 0..limits.len() {
+                let at = (distance(&limits[c], &limits[d]) as usize).max(1);
+                for disk in &mut own[at - 1..] {
+                    *disk |= B::bit(d);
+                }
+            }
+        }
+        let closed: Vec<B> = disks.chunks(radii).map(|d| d[0]).collect();
+        let interior = mask_of(&|c| !grid.edge[c]);
+        let sevens: Vec<Vec<B>> = (0..limits.len())
+            .map(|c| (closed[c] & interior).ones().map(|m| closed[m]).collect())
+            .collect();
+        let tens = (0..limits.len())
+            .map(|c| {
+                let mut tens: Vec<B> = Vec::new();
+                for a in (closed[c] & interior).ones() {
+                    for b in (closed[a] & interior & !B::bit(a)).ones() {
+                        let ten = closed[a] | closed[b];
+                        if !tens.contains(&ten) {
+                            tens.push(ten);
+                        }
+                    }
+                }
+                tens
+            })
+            .collect();
         Tables {
             grid,
             n: side as i32,
             within,
             neighbours: (0..limits.len()).map(|c| closed[c] & !B::bit(c)).collect(),
-            closed,
-            disk2: disk(2),
-            interior: mask_of(&|c| !grid.edge[c]),
+            sevens,
+            tens,
+            disks,
             all: mask_of(&|_| true),
             limits,
         }
     }
 
-    /// The bounds of the interior cells (where cores live).
-    fn inner_bounds(&self) -> Bounds {
+    /// The radii of the disks around each cell.
+    fn radii(&self) -> usize {
+        2 * self.n as usize - 2
+    }
+
+    /// The bounds of the board.
+    fn board_bounds(&self) -> Bounds {
         let n = self.n;
-        Bounds::new([1, 1, 2 - n], [2 * n - 3, 2 * n - 3, n - 2])
+        Bounds::new([0, 0, 1 - n], [2 * n - 2, 2 * n - 2, n - 1])
     }
 
     /// The cells that keep a limit of at most `value`.
@@ -173,6 +205,17 @@ impl Bounds {
         Bounds(self.0.map(|v| v + 1))
     }
 
+    fn shrunk(&self) -> Bounds {
+        Bounds(self.0.map(|v| v - 1))
+    }
+
+    /// Whether the region holds a cell: each coordinate's range is not
+    /// empty, and neither is the range q - r can take against s's.
+    fn is_inhabited(&self) -> bool {
+        let [a, b, c, d, e, f] = self.0;
+        a + d >= 0 && b + e >= 0 && c + f >= 0 && a + e + f >= 0 && b + c + d >= 0
+    }
+
     /// The number of cells of a tightened region: the triangle
     /// `q <= q1, r >= r0, s >= s0` less the three corners the other bounds
     /// cut off (disjoint when the bounds are tight).
@@ -198,9 +241,13 @@ impl Bounds {
 
     /// The same bounds with limit `limit` set to `value`.
     fn with_limit(&self, limit: usize, value: i32) -> Bounds {
-        let mut b = *self;
-        b.0[limit] = value;
-        b
+        // Selected lane by lane, not stored at a variable index: the copy
+        // stays in registers instead of stalling on a partial store.
+        let mut i = 0;
+        Bounds(self.0.map(|v| {
+            i += 1;
+            if i - 1 == limit { value } else { v }
+        }))
     }
 
     /// The region with limit `limit` lowered to `value`.
@@ -244,14 +291,13 @@ enum Placement<B> {
 /// them the way the rules use them as it goes.
 struct Largest<'a, B> {
     t: &'a Tables<B>,
-    /// Full centres after the placement, less the anchors already searched.
-    full: B,
+    /// The cells no formed hexagon holds: the empty cells but the placed one.
+    holes: B,
     /// The mover's stones (with the new one) and the enemy's.
     own: B,
     enemy: B,
-    /// The anchor's own limits, and its cell.
-    anchor: [i32; 6],
-    anchor_cell: usize,
+    /// The placed cell.
+    cell: usize,
     size: u32,
     friendly_majority: bool,
     enemy_majority: bool,
@@ -259,67 +305,84 @@ struct Largest<'a, B> {
 }
 
 impl<B: Bits> Largest<'_, B> {
-    /// Explores the cores inside `b` (whose cells are `region`) that
-    /// contain the anchor and reach `keep` on every side.
-    fn visit(&mut self, mut b: Bounds, mut region: B, mut keep: Bounds) {
-        loop {
-            b = b.tightened();
-            if !b.covers(&keep) {
-                return;
-            }
-            // A core inside has at most the box's full centres, and its ring
-            // (the sum of its three extents, plus 6) at most the box's.
-            let ring = b.extents() + 6;
-            if (region & self.full).count() + ring < self.size {
-                return;
-            }
-            let outside = region & !self.full;
-            if outside.is_empty() {
-                self.record(&b.grown(), b.cells() + ring);
-                return;
-            }
-            // The limits that can cut the obstacle off while `keep` stays
-            // (it holds the anchor, so one per axis where they differ).
-            let obstacle = self.t.limits[self.pick(outside)];
-            let live = (0..6)
-                .filter(|&i| obstacle[i] > keep.0[i])
-                .fold(0u32, |set, i| set | 1 << i);
-            if live.count_ones() == 1 {
-                // Forced: no branching.
-                let i = live.trailing_zeros() as usize;
-                b = b.cut(i, obstacle[i] - 1);
-                region &= self.t.within(i, obstacle[i] - 1);
-                continue;
-            }
-            // One branch per cut (none: nothing here); later branches keep
-            // the obstacle inside the earlier cuts' limits, so no core is
-            // seen twice.
-            for i in (0..6).filter(|&i| live & 1 << i != 0) {
-                let child = region & self.t.within(i, obstacle[i] - 1);
-                self.visit(b.cut(i, obstacle[i] - 1), child, keep);
-                keep = keep.raised(i, obstacle[i]);
-            }
+    /// Explores the hexagons inside the hexagon `h` (of `size` cells,
+    /// at least the best so far) that reach `keep` on every side (so hold
+    /// the placed cell) and hold no hole.
+    fn visit(&mut self, h: Bounds, size: u32, mut keep: Bounds) {
+        if size < self.size {
             return;
         }
+        let region = self.t.region(&h);
+        // A hexagon inside has at most the filled cells of this one.
+        if (region & !self.holes).count() < self.size {
+            return;
+        }
+        let outside = region & self.holes;
+        if outside.is_empty() {
+            self.record(region, size);
+            return;
+        }
+        // The limits that can cut the hole off while `keep` stays (it
+        // holds the placed cell, so one per axis where they differ), each
+        // with the largest hexagon left inside the cut box.
+        let obstacle = self.t.limits[self.pick(outside)];
+        let mut cuts = [(0u32, 0usize, h); 3];
+        let mut count = 0;
+        for (i, &limit) in obstacle.iter().enumerate() {
+            if limit > keep.0[i]
+                && let Some((inner, size)) = self.hexagon_inside(&h.cut(i, limit - 1))
+            {
+                cuts[count] = (size, i, inner);
+                count += 1;
+            }
+        }
+        // Largest first, so that the best size found bounds the others.
+        // Later branches keep the hole inside the earlier cuts' limits, so
+        // no hexagon is seen twice.
+        if count == 3 && cuts[2].0 > cuts[1].0 {
+            cuts.swap(1, 2);
+        }
+        if count >= 2 && cuts[1].0 > cuts[0].0 {
+            cuts.swap(0, 1);
+        }
+        if count == 3 && cuts[2].0 > cuts[1].0 {
+            cuts.swap(1, 2);
+        }
+        for &(size, i, inner) in &cuts[..count] {
+            if inner.covers(&keep) {
+                self.visit(inner, size, keep);
+            }
+            keep = keep.raised(i, obstacle[i]);
+        }
     }
 
-    /// An obstacle near the anchor: cuts there shrink the box the most.
+    /// The largest hexagon inside the box `b` and its size, if it is not
+    /// smaller than the best so far: the box shrunk to its core and grown
+    /// again (every hexagon inside `b` lies inside it).
+    fn hexagon_inside(&self, b: &Bounds) -> Option<(Bounds, u32)> {
+        let core = b.shrunk();
+        if !core.is_inhabited() {
+            return None;
+        }
+        let core = core.tightened();
+        let size = core.cells() + core.extents() + 6;
+        (size >= self.size).then_some((core.grown(), size))
+    }
+
+    /// A hole nearest the placed cell (`outside` is not empty): cuts there
+    /// shrink the box the most.
     fn pick(&self, outside: B) -> usize {
-        let near = outside & self.t.closed[self.anchor_cell];
-        if !near.is_empty() {
-            return near.lowest();
-        }
-        let near = outside & self.t.disk2[self.anchor_cell];
-        if !near.is_empty() {
-            return near.lowest();
-        }
-        outside
-            .ones()
-            .min_by_key(|&c| distance(&self.t.limits[c], &self.anchor))
-            .unwrap_or(0)
+        let radii = self.t.radii();
+        let disks = &self.t.disks[self.cell * radii..][..radii];
+        disks
+            .iter()
+            .map(|&disk| outside & disk)
+            .find(|near| !near.is_empty())
+            .map_or(0, |near| near.lowest())
     }
 
-    fn record(&mut self, hexagon: &Bounds, size: u32) {
+    /// Folds in a formed hexagon (its cells).
+    fn record(&mut self, cells: B, size: u32) {
         if size < self.size {
             return;
         }
@@ -329,7 +392,6 @@ impl<B: Bits> Largest<'_, B> {
             self.enemy_majority = false;
             self.capture = B::ZERO;
         }
-        let cells = self.t.region(hexagon);
         let enemy = cells & self.enemy;
         let (mine, theirs) = ((cells & self.own).count(), enemy.count());
         if mine > theirs {
@@ -363,6 +425,7 @@ pub struct Undo<B> {
     mover: Seat,
     captured: B,
     drawn: bool,
+    quiet_since: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -370,22 +433,149 @@ pub struct Ihex<B: Bits> {
     t: &'static Tables<B>,
     /// Stones per seat: [red (p1), blue (p2)].
     stones: [B; 2],
-    /// Full centres: filled interior cells whose six neighbours are filled.
-    full: B,
     to_move: Seat,
     hash: u64,
-    /// Hashes of every position since the start or the position text,
-    /// the current one last.
-    history: Vec<u64>,
+    history: History,
     /// The current position occurred for the third time.
     drawn: bool,
+    chosen: Chosen,
+}
+
+/// The positions since the start or the position text, for threefold
+/// repetition.
+#[derive(Clone, Debug, PartialEq)]
+struct History {
+    /// Their hashes, the current one last.
+    hashes: Vec<u64>,
+    /// The index of the position after the last capture or pass: every
+    /// later move adds a stone, so the current position can only repeat
+    /// one before it.
+    quiet_since: usize,
+    /// How many hashes fall in each bucket (by their low byte): a third
+    /// occurrence needs two in its bucket already, which is rare.
+    buckets: [u16; 256],
+}
+
+impl History {
+    fn new(start: u64) -> History {
+        let mut history = History {
+            hashes: Vec::new(),
+            quiet_since: 0,
+            buckets: [0; 256],
+        };
+        history.push(start, true);
+        history
+    }
+
+    /// Adds the position after a move (`barrier`: one that captured or
+    /// passed); whether it occurs for the third time.
+    fn push(&mut self, hash: u64, barrier: bool) -> bool {
+        if barrier {
+            self.quiet_since = self.hashes.len();
+        }
+        let bucket = &mut self.buckets[hash as u8 as usize];
+        // (The bucket counts wrap only past 65,535 positions.)
+        let suspect = *bucket >= 2 || self.hashes.len() > u16::MAX as usize;
+        *bucket = bucket.wrapping_add(1);
+        self.hashes.push(hash);
+        suspect
+            && self.hashes[..self.quiet_since]
+                .iter()
+                .filter(|&&h| h == hash)
+                .count()
+                >= 2
+    }
+
+    /// Takes the last position back, with the barrier as it was before.
+    fn pop(&mut self, quiet_since: usize) {
+        if let Some(hash) = self.hashes.pop() {
+            let bucket = &mut self.buckets[hash as u8 as usize];
+            *bucket = bucket.wrapping_sub(1);
+        }
+        self.quiet_since = quiet_since;
+    }
+}
+
+/// The last placement `random_move` chose and its captures, for `play` to
+/// reuse: the hexagon search is most of a placement's cost, and a playout
+/// would otherwise run it twice per move. Every change of the position
+/// forgets it (a clone copies it with the position it belongs to). Atomic
+/// only so that the position stays `Sync`; no two threads share one.
+#[derive(Debug)]
+struct Chosen {
+    /// The cell, with `CAPTURES` set when it captures; `NONE` for none.
+    mv: AtomicU32,
+    /// The captured stones, as 64-cell words.
+    captured: [AtomicU64; CAPTURE_WORDS],
+}
+
+/// Words for the captures of the largest board (271 cells).
+const CAPTURE_WORDS: usize = cell_count(MAX_SIZE).div_ceil(64);
+
+impl Chosen {
+    const NONE: u32 = u32::MAX;
+    const CAPTURES: u32 = 1 << 16;
+
+    fn new() -> Chosen {
+        Chosen {
+            mv: AtomicU32::new(Self::NONE),
+            captured: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+
+    fn remember<B: Bits>(&self, mv: u16, captured: B) {
+        let mut tag = mv as u32;
+        if !captured.is_empty() {
+            tag |= Self::CAPTURES;
+            let mut words = [0u64; CAPTURE_WORDS];
+            for c in captured.ones() {
+                words[c / 64] |= 1 << (c % 64);
+            }
+            for (slot, word) in self.captured.iter().zip(words) {
+                slot.store(word, Ordering::Relaxed);
+            }
+        }
+        self.mv.store(tag, Ordering::Relaxed);
+    }
+
+    fn forget(&mut self) {
+        *self.mv.get_mut() = Self::NONE;
+    }
+
+    /// The captures of `mv` if it is the remembered placement.
+    fn recall<B: Bits>(&mut self, mv: u16) -> Option<B> {
+        let tag = *self.mv.get_mut();
+        if tag & !Self::CAPTURES != mv as u32 {
+            return None;
+        }
+        let mut captured = B::ZERO;
+        if tag & Self::CAPTURES != 0 {
+            for (i, slot) in self.captured.iter_mut().enumerate() {
+                let mut word = *slot.get_mut();
+                while word != 0 {
+                    captured |= B::bit(64 * i + word.trailing_zeros() as usize);
+                    word &= word - 1;
+                }
+            }
+        }
+        Some(captured)
+    }
+}
+
+impl Clone for Chosen {
+    fn clone(&self) -> Self {
+        let copy = |a: &AtomicU64| AtomicU64::new(a.load(Ordering::Relaxed));
+        Chosen {
+            mv: AtomicU32::new(self.mv.load(Ordering::Relaxed)),
+            captured: std::array::from_fn(|i| copy(&self.captured[i])),
+        }
+    }
 }
 
 impl<B: Bits> PartialEq for Ihex<B> {
     fn eq(&self, other: &Self) -> bool {
         self.t.n == other.t.n
             && self.stones == other.stones
-            && self.full == other.full
             && self.to_move == other.to_move
             && self.hash == other.hash
             && self.history == other.history
@@ -400,14 +590,14 @@ impl<B: Bits> Ihex<B> {
         let mut game = Ihex {
             t: tables::<B>(n),
             stones: [B::ZERO; 2],
-            full: B::ZERO,
             to_move: Seat::P1,
             hash: 0,
-            history: Vec::new(),
+            history: History::new(0),
             drawn: false,
+            chosen: Chosen::new(),
         };
         game.hash = game.hash_from_scratch();
-        game.history.push(game.hash);
+        game.history = History::new(game.hash);
         game
     }
 
@@ -444,56 +634,38 @@ impl<B: Bits> Ihex<B> {
     /// The largest hexagons a stone of `seat` on `c` (with `neighbours`
     /// filled neighbours) forms, or None when it forms none.
     fn largest_formed(&self, seat: Seat, c: usize, neighbours: u32) -> Option<Largest<'static, B>> {
-        // A new full centre needs three filled neighbours of c.
+        // A formed hexagon is a formed core grown by one ring, and the core
+        // holds a cell next to c: so it holds a formed 7-cell hexagon (one
+        // core cell grown), which needs 3 filled neighbours of c, and if
+        // larger, a formed 10-cell one (two neighbouring core cells).
         if neighbours < 3 {
             return None;
         }
         let t = self.t;
-        let anchors = self.new_full_centres(c);
-        if anchors.is_empty() {
+        let holes = self.empty() & !B::bit(c);
+        let formed = |hexagon: &&B| (**hexagon & holes).is_empty();
+        if !t.sevens[c].iter().any(|h| formed(&h)) {
             return None;
         }
         let mut largest = Largest {
             t,
-            full: self.full | anchors,
+            holes,
             own: self.stones[seat.index()] | B::bit(c),
             enemy: self.stones[seat.other().index()],
-            anchor: [0; 6],
-            anchor_cell: 0,
+            cell: c,
             size: 0,
             friendly_majority: false,
             enemy_majority: false,
             capture: B::ZERO,
         };
-        for m in anchors.ones() {
-            let core = Bounds(t.limits[m]);
-            if (t.neighbours[m] & largest.full).is_empty() {
-                // A lone full centre: its own 7 cells are its only hexagon.
-                largest.record(&core.grown(), 7);
-                continue;
+        if t.tens[c].iter().any(|h| formed(&h)) {
+            largest.visit(t.board_bounds(), t.all.count(), Bounds(t.limits[c]));
+        } else {
+            for &hexagon in t.sevens[c].iter().filter(formed) {
+                largest.record(hexagon, 7);
             }
-            largest.anchor = t.limits[m];
-            largest.anchor_cell = m;
-            largest.visit(t.inner_bounds(), t.interior, core);
-            // Cores holding this anchor are done: later anchors skip them.
-            largest.full &= !B::bit(m);
         }
         Some(largest)
-    }
-
-    /// The cells of c's closed neighbourhood that a stone on c makes full
-    /// centres.
-    fn new_full_centres(&self, c: usize) -> B {
-        self.full_centres_near(c, self.filled() | B::bit(c))
-    }
-
-    /// The full centres of c's closed neighbourhood when `filled` is filled.
-    fn full_centres_near(&self, c: usize, filled: B) -> B {
-        let t = self.t;
-        (t.closed[c] & t.interior & filled)
-            .ones()
-            .filter(|&m| (t.neighbours[m] & !filled).is_empty())
-            .fold(B::ZERO, |found, m| found | B::bit(m))
     }
 
     fn can_place(&self, seat: Seat, c: usize) -> bool {
@@ -511,20 +683,21 @@ impl<B: Bits> Ihex<B> {
     }
 
     fn add_stone(&mut self, seat: Seat, c: usize) {
+        self.chosen.forget();
         self.stones[seat.index()] |= B::bit(c);
         self.hash ^= stone_key(seat, c);
-        self.full |= self.full_centres_near(c, self.filled());
     }
 
     fn remove_stones(&mut self, seat: Seat, cells: B) {
+        self.chosen.forget();
         self.stones[seat.index()] &= !cells;
         for c in cells.ones() {
             self.hash ^= stone_key(seat, c);
-            self.full &= !self.t.closed[c];
         }
     }
 
     fn set_side(&mut self, seat: Seat) {
+        self.chosen.forget();
         if seat != self.to_move {
             self.to_move = seat;
             self.hash ^= side_key();
@@ -556,9 +729,9 @@ impl<B: Bits> Ihex<B> {
         } else {
             self.remove_stones(mover.other(), captured);
         }
-        self.history.push(self.hash);
-        let hash = self.hash;
-        self.drawn = self.history.iter().filter(|&&h| h == hash).count() >= 3;
+        self.drawn = self
+            .history
+            .push(self.hash, mv == PASS || !captured.is_empty());
         captured
     }
 
@@ -603,7 +776,7 @@ impl<B: Bits> Ihex<B> {
 }
 
 /// Cells of a hexhex board of side n.
-fn cell_count(n: usize) -> usize {
+const fn cell_count(n: usize) -> usize {
     3 * n * (n - 1) + 1
 }
 
@@ -643,17 +816,18 @@ impl<B: Bits> Game for Ihex<B> {
     }
 
     fn make(&mut self, mv: u16) -> Undo<B> {
-        let (mover, drawn) = (self.to_move, self.drawn);
+        let (mover, drawn, quiet_since) = (self.to_move, self.drawn, self.history.quiet_since);
         let captured = self.apply(mv);
         Undo {
             mover,
             captured,
             drawn,
+            quiet_since,
         }
     }
 
     fn unmake(&mut self, mv: u16, undo: Undo<B>) {
-        self.history.pop();
+        self.history.pop(undo.quiet_since);
         if mv != PASS {
             let c = mv as usize;
             self.remove_stones(undo.mover, B::bit(c));
@@ -666,7 +840,11 @@ impl<B: Bits> Game for Ihex<B> {
     }
 
     fn play(&mut self, mv: u16) {
-        self.apply(mv);
+        match self.chosen.recall::<B>(mv) {
+            Some(captured) if captured.is_empty() => self.apply_known(mv, Placement::Quiet),
+            Some(captured) => self.apply_known(mv, Placement::Capture(captured)),
+            None => self.apply(mv),
+        };
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -769,7 +947,7 @@ impl<B: Bits> Game for Ihex<B> {
             _ => return Err(format!("side to move '{side}' is not r or b")),
         };
         game.set_side(to_move);
-        game.history = vec![game.hash];
+        game.history = History::new(game.hash);
         Ok(game)
     }
 
@@ -819,7 +997,13 @@ impl<B: Bits> Game for Ihex<B> {
     }
 
     fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<u16>) -> Option<u16> {
-        self.random_choice(rng).map(|(mv, _)| mv)
+        let (mv, effect) = self.random_choice(rng)?;
+        match effect {
+            _ if mv == PASS => {}
+            Placement::Capture(captured) => self.chosen.remember(mv, captured),
+            _ => self.chosen.remember(mv, B::ZERO),
+        }
+        Some(mv)
     }
 }
 
@@ -839,7 +1023,7 @@ mod tests {
             }
         }
         game.set_side(to_move);
-        game.history = vec![game.hash];
+        game.history = History::new(game.hash);
         game
     }
 
@@ -921,7 +1105,7 @@ mod tests {
                 assert_eq!(core.grown(), *h);
                 assert_eq!(h.cells(), t.region(h).count());
                 assert_eq!(h.cells(), core.cells() + core.extents() + 6, "ring size");
-                assert_eq!(t.region(&core) & !t.interior, Wide::ZERO);
+                assert!(t.region(&core).ones().all(|c| !t.grid.edge[c]));
             }
         }
     }
