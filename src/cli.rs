@@ -9,6 +9,7 @@ use crate::matches::stats::Sprt;
 use crate::matches::{self, MatchSettings, report, signals};
 use crate::protocol::{self, Output};
 use crate::registry::{self, GameConfig};
+use crate::solve;
 use anyhow::{Context as _, Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, BufReader};
@@ -82,6 +83,10 @@ pub enum Command {
     Match(Box<MatchArgs>),
     /// Generates a suite of balanced openings (one `moves ...` line each).
     Openings(OpeningsArgs),
+    /// Proves the value of a position for perfect play (see README.md,
+    /// "Solving"); the last line is `winner p1`, `winner p2`, `draw` or
+    /// `unknown`, then the proof's size and time.
+    Solve(SolveArgs),
     /// Checks the rules' internal consistency over random games of the
     /// chosen game (or of every game and size with --all).
     Selfcheck {
@@ -99,6 +104,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command.unwrap_or(Command::Ugi) {
         Command::Match(args) => match_command(&cli.game, &args),
         Command::Openings(args) => openings_command(&cli.game, &args),
+        Command::Solve(args) => solve::command::run(&cli.game.config(), &args.options()),
         Command::Ugi => {
             let config = cli.game.config();
             // Fail early on a bad command line rather than inside the protocol.
@@ -253,6 +259,46 @@ pub struct MatchArgs {
     /// Without a terminal, print progress every this many games.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub progress_every: u64,
+}
+
+/// `quintet solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Moves to play first, space-separated (after --fen if given).
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Start from this position text instead of the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Give up after this many seconds (the result is then `unknown`).
+    #[arg(long, value_name = "S")]
+    pub time: Option<f64>,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Proof table size, MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    pub hash: usize,
+    /// First print the value after each legal move.
+    #[arg(long)]
+    pub children: bool,
+    /// The generic proof search only (no game-specific reductions).
+    #[arg(long)]
+    pub plain: bool,
+}
+
+impl SolveArgs {
+    fn options(&self) -> solve::command::SolveOptions {
+        solve::command::SolveOptions {
+            moves: self.moves.clone(),
+            fen: self.fen.clone(),
+            time: self.time,
+            threads: self.threads,
+            hash_mb: self.hash,
+            children: self.children,
+            plain: self.plain,
+            generate: None,
+        }
+    }
 }
 
 /// `quintet openings`.

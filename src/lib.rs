@@ -3,7 +3,8 @@
 //! Layout: `games` (rules only, one file per game), `search` (generic
 //! searchers), `session` (a game plus its searcher behind one trait),
 //! `registry` (names and parameters to sessions), `protocol` (UGI),
-//! `perft` and `bench`, `matches` (the match runner and opening suites);
+//! `perft` and `bench`, `matches` (the match runner and opening suites),
+//! `solve` (exact solving);
 //! the binary's CLI lives in `cli`.
 
 pub mod bench;
@@ -16,3 +17,4 @@ pub mod registry;
 pub mod search;
 pub mod selfcheck;
 pub mod session;
+pub mod solve;

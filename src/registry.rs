@@ -2,6 +2,7 @@
 //! make a [`Session`]. Adding a game is one file under `games/` and one
 //! entry in [`GAMES`].
 
+use crate::games::Game;
 use crate::games::atoms::{self, Atoms};
 use crate::games::bitboard::Wide;
 use crate::games::hadron::{self, Hadron};
@@ -195,6 +196,57 @@ pub fn create(config: &GameConfig) -> Result<Box<dyn Session>, String> {
     let resolved = resolve(config)?;
     let entry = find(&resolved.game)?;
     Ok((entry.build)(&resolved, entry.auto.clone()))
+}
+
+/// Work to do with a configuration's concrete game type (the solver, which
+/// is generic over [`Game`] rather than behind [`Session`]).
+pub trait GameVisitor {
+    type Output;
+    /// Called with the start position of the configured game.
+    fn visit<G: Game>(self, start: G) -> Self::Output;
+}
+
+/// Resolves `config` and hands its start position, as its concrete type,
+/// to `visitor` (the same types the sessions use).
+pub fn with_game<V: GameVisitor>(config: &GameConfig, visitor: V) -> Result<V::Output, String> {
+    let c = resolve(config)?;
+    let n = c.size;
+    Ok(match c.game.as_str() {
+        "hadron" => match n * n {
+            0..=64 => visitor.visit(Hadron::<u64>::new(n)),
+            65..=128 => visitor.visit(Hadron::<u128>::new(n)),
+            _ => visitor.visit(Hadron::<Wide<4>>::new(n)),
+        },
+        "atoms" => {
+            let variant = atoms::Variant::parse(&c.variant).expect("resolved variant");
+            visitor.visit(Atoms::new(n, c.stones, variant))
+        }
+        "tritium" => {
+            let variant = tritium::Variant::parse(&c.variant).expect("resolved variant");
+            visitor.visit(Tritium::new(n, variant))
+        }
+        "nadraz" => {
+            const SMALL: usize = nadraz::cell_count(6);
+            const MEDIUM: usize = nadraz::cell_count(10);
+            let variant = nadraz::Variant::parse(&c.variant).expect("resolved variant");
+            let cells = nadraz::cell_count(n);
+            if cells <= SMALL {
+                visitor.visit(Nadraz::<SMALL>::new(n, variant))
+            } else if cells <= MEDIUM {
+                visitor.visit(Nadraz::<MEDIUM>::new(n, variant))
+            } else {
+                visitor.visit(Nadraz::<{ nadraz::MAX_CELLS }>::new(n, variant))
+            }
+        }
+        "ihex" => match 3 * n * (n - 1) + 1 {
+            0..=64 => visitor.visit(Ihex::<u64>::new(n)),
+            65..=128 => visitor.visit(Ihex::<u128>::new(n)),
+            129..=192 => visitor.visit(Ihex::<Wide<3>>::new(n)),
+            193..=256 => visitor.visit(Ihex::<Wide<4>>::new(n)),
+            _ => visitor.visit(Ihex::<Wide<5>>::new(n)),
+        },
+        other => return Err(format!("no game type for '{other}'")),
+    })
 }
 
 /// The configuration a position text asks for: `config` with the size the

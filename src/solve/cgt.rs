@@ -1,0 +1,1 @@
+//! Combinatorial game theory: canonical forms of short partizan games.
