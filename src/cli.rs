@@ -284,6 +284,13 @@ pub struct SolveArgs {
     /// The generic proof search only (no game-specific reductions).
     #[arg(long)]
     pub plain: bool,
+    /// Hadron: regions of at most this many cells are summarised by their
+    /// combinatorial game values (0..32).
+    #[arg(long, value_name = "CELLS", default_value_t = solve::hadron::DEFAULT_SMALL)]
+    pub small: u32,
+    /// Hadron: do not use the mirror-strategy rule (to measure the search).
+    #[arg(long)]
+    pub no_mirror: bool,
 }
 
 impl SolveArgs {
@@ -296,6 +303,10 @@ impl SolveArgs {
             hash_mb: self.hash,
             children: self.children,
             plain: self.plain,
+            hadron: solve::hadron::Settings {
+                small: self.small,
+                mirror: !self.no_mirror,
+            },
             generate: None,
         }
     }

@@ -25,6 +25,8 @@ pub struct SolveOptions {
     pub children: bool,
     /// Use the generic search even where a game-specific solver exists.
     pub plain: bool,
+    /// Hadron's region solver settings.
+    pub hadron: hadron::Settings,
     /// Write solved positions instead of solving one (see `positions`).
     pub generate: Option<positions::GenerateOptions>,
 }
@@ -105,9 +107,12 @@ pub fn solve_game<G: Game>(
     table: &ProofTable,
     progress: Option<&Progress>,
     threads: usize,
-    plain: bool,
+    options: &SolveOptions,
 ) -> Proof<G::Move> {
-    if !plain && let Some(proof) = hadron::prove_if_hadron(game, budget, table, progress, threads) {
+    if !options.plain
+        && let Some(proof) =
+            hadron::prove_if_hadron(game, options.hadron, budget, table, progress, threads)
+    {
         return proof;
     }
     solve(
@@ -194,7 +199,7 @@ fn solve_all<G: Game>(
                 table,
                 Some(progress),
                 threads,
-                options.plain,
+                options,
             );
             child_nodes += proof.nodes;
             println!(
@@ -207,7 +212,7 @@ fn solve_all<G: Game>(
             let _ = std::io::stdout().flush();
         }
     }
-    let mut proof = solve_game(root, budget, table, Some(progress), threads, options.plain);
+    let mut proof = solve_game(root, budget, table, Some(progress), threads, options);
     proof.nodes += child_nodes;
     proof
 }

@@ -50,7 +50,6 @@ impl Searched {
 
 struct Child<M> {
     mv: M,
-    key: u64,
     /// The child has the same mover as the parent (Ihex captures, Nadraz's
     /// side choice): its numbers are the parent's without a swap.
     same_mover: bool,
@@ -255,32 +254,17 @@ impl<'a, N: Node> Dfpn<'a, N> {
             node.unmake(mv, undo);
             children.push(Child {
                 mv,
-                key: child_key,
                 same_mover,
                 found,
                 pinned,
             });
         }
         let work_before = self.nodes;
-        let mut first = true;
+        // Children keep the numbers found at expansion or returned by their
+        // own search; they are not looked up again (a transposition that
+        // moved one on shows when it is next searched, and re-reading every
+        // child on every step costs a cache miss each: twice the time).
         loop {
-            if !first {
-                // Transpositions: other branches may have moved a child on.
-                for child in children.iter_mut() {
-                    if child.pinned || child.found.is_final() {
-                        continue;
-                    }
-                    if let Some(entry) = self.table.get(child.key) {
-                        child.found = Searched {
-                            phi: entry.phi,
-                            delta: entry.delta,
-                            plies: entry.plies,
-                            loop_ply: NO_LOOP,
-                        };
-                    }
-                }
-            }
-            first = false;
             let mut phi = INF;
             let mut delta = 0u32;
             let mut best = 0usize;

@@ -138,7 +138,9 @@ impl<M> Proof<M> {
 /// there, bounded by its size). Hadron boards up to 8x8 use the region
 /// solver; every other game the generic search.
 pub fn prove<G: Game>(root: &G, budget: &Budget, table: &ProofTable) -> Proof<G::Move> {
-    if let Some(proof) = hadron::prove_if_hadron(root, budget, table, None, 1) {
+    if let Some(proof) =
+        hadron::prove_if_hadron(root, hadron::Settings::default(), budget, table, None, 1)
+    {
         return proof;
     }
     solve(GameNode::new(root.clone()), &|| (), table, budget, None, 1)
