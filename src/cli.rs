@@ -16,6 +16,7 @@ use crate::protocol::{self, Output};
 use crate::registry;
 use crate::runs::{bench, selfcheck};
 use crate::search::searcher;
+use crate::solve;
 use crate::view;
 use anyhow::{Context as _, Result, anyhow};
 use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -135,6 +136,10 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// Merges match records (shards or separate runs) into one result.
     Ratings(RatingsArgs),
+    /// Proves the value of a position for perfect play (see README.md,
+    /// "Solving"); the last line is `winner p1`, `winner p2`, `draw` or
+    /// `unknown`, then the proof's size and time.
+    Solve(SolveArgs),
     /// Checks the rules' internal consistency over random games of the
     /// chosen game (or of every game and size with --all).
     Selfcheck {
@@ -196,6 +201,7 @@ pub fn run(invocation: Invocation) -> Result<()> {
         Command::Match(args) => match_command(&game, &args),
         Command::Openings(args) => openings_command(&game, &args),
         Command::Ratings(args) => ratings_command(&args),
+        Command::Solve(args) => solve::command::run(&game.config(), &args.options(&options)),
         Command::Ugi => {
             // Fail early on a bad command line rather than inside the protocol.
             registry::resolve(&options.game).map_err(|e| anyhow!(e))?;
@@ -406,6 +412,53 @@ pub struct MatchArgs {
     /// Without a terminal, print progress every this many games.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub progress_every: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Moves to play first, space-separated (after --fen if given).
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Start from this position text instead of the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Give up after this many seconds (the result is then `unknown`).
+    #[arg(long, value_name = "S")]
+    pub time: Option<f64>,
+    /// First print the value after each legal move.
+    #[arg(long)]
+    pub children: bool,
+    /// The generic proof search only (no game-specific reductions).
+    #[arg(long)]
+    pub plain: bool,
+    /// Hadron: regions of at most this many cells are summarised by their
+    /// combinatorial game values (0..32).
+    #[arg(long, value_name = "CELLS", default_value_t = solve::hadron::DEFAULT_SMALL)]
+    pub small: u32,
+    /// Hadron: do not use the mirror-strategy rule (to measure the search).
+    #[arg(long)]
+    pub no_mirror: bool,
+}
+
+impl SolveArgs {
+    /// The solve settings; threads and the table's size come from the
+    /// global `--threads` and `--hash`.
+    fn options(&self, engine: &Options) -> solve::command::SolveOptions {
+        solve::command::SolveOptions {
+            moves: self.moves.clone(),
+            fen: self.fen.clone(),
+            time: self.time,
+            threads: engine.search.threads,
+            hash_mb: engine.engine.hash_mb,
+            children: self.children,
+            plain: self.plain,
+            hadron: solve::hadron::Settings {
+                small: self.small,
+                mirror: !self.no_mirror,
+            },
+            generate: None,
+        }
+    }
 }
 
 /// `quintet openings`.

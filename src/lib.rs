@@ -6,8 +6,8 @@
 //! terminal text), `session` (a game plus its searcher behind one trait),
 //! `registry` (names and parameters to games), `runs` (bench and
 //! self-check over registered games), `protocol` (UGI), `matches` (the
-//! match runner and opening suites), `view` (show, HTML replay, terminal
-//! play, analysis), and `cli`, which only parses the command line and
+//! match runner and opening suites), `solve` (exact solving), `view`
+//! (show, HTML replay, terminal play, analysis), and `cli`, which only parses the command line and
 //! dispatches.
 
 pub mod cli;
@@ -19,5 +19,6 @@ pub mod registry;
 pub mod runs;
 pub mod search;
 pub mod session;
+pub mod solve;
 pub mod tools;
 pub mod view;

@@ -8,7 +8,7 @@
 use rand::Rng;
 
 use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
-use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
+use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board, transform};
 use super::zobrist::{key, salt};
 use super::{Dice, Game, GameRng, Outcome, Seat, random_below};
 
@@ -112,6 +112,12 @@ fn hand_key(seat: Seat, count: u8) -> u64 {
 
 fn side_key() -> u64 {
     key(salt::ATOMS, 0)
+}
+
+/// The no-removal counter's key (only in solver keys: the repetition rule
+/// compares positions without it).
+fn quiet_key(quiet: usize) -> u64 {
+    key(salt::ATOMS, 20_000 + quiet as u64)
 }
 
 impl Atoms {
@@ -337,6 +343,13 @@ impl Atoms {
             }
         }
         None
+    }
+
+    /// The padded cell `cell` mapped by board symmetry `sym`.
+    fn map_cell(&self, cell: usize, sym: usize) -> usize {
+        let (file, rank) = (cell % self.width - 1, cell / self.width - 1);
+        let (f, r) = transform(self.n, file, rank, sym);
+        self.cell_of(f, r)
     }
 
     fn cell_of(&self, file: usize, rank: usize) -> usize {
@@ -583,6 +596,81 @@ impl Game for Atoms {
     /// The drops left, plus a typical movement phase.
     fn moves_left_estimate(&self) -> u32 {
         self.hand[self.to_move.index()] as u32 + 20
+    }
+
+    /// King-wise adjacency, slides and the valence rule look the same from
+    /// every side of the board.
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+
+    fn symmetric(&self, sym: usize) -> Atoms {
+        let mut image = Atoms::new(self.n, self.stones, self.variant);
+        for seat in [Seat::P1, Seat::P2] {
+            let s = seat.index();
+            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
+                image.add_atom(seat, self.map_cell(cell as usize, sym));
+            }
+        }
+        image.hand = self.hand;
+        image.to_move = self.to_move;
+        image.quiet = self.quiet;
+        image.hash = image.hash_from_scratch();
+        image.recent_start = self.quiet;
+        image.recent[self.quiet] = image.hash;
+        image.drawn = self.quiet >= QUIET_LIMIT;
+        image
+    }
+
+    fn symmetric_move(&self, mv: AtomsMove, sym: usize) -> AtomsMove {
+        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        let to = self.map_cell(to, sym) as u16;
+        if from == 0 {
+            to
+        } else {
+            ((self.map_cell(from, sym) as u16) << 8) | to
+        }
+    }
+
+    /// The hash leaves out the no-removal counter (repetitions ignore it);
+    /// the value does not.
+    fn state_key(&self) -> u64 {
+        self.hash ^ quiet_key(self.quiet)
+    }
+
+    fn canonical_key(&self) -> u64 {
+        let mut keys = [0u64; 8];
+        for seat in [Seat::P1, Seat::P2] {
+            let s = seat.index();
+            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
+                for (sym, k) in keys.iter_mut().enumerate() {
+                    *k ^= atom_key(seat, self.map_cell(cell as usize, sym));
+                }
+            }
+        }
+        let mut rest = hand_key(Seat::P1, self.hand[0]) ^ hand_key(Seat::P2, self.hand[1]);
+        if self.to_move == Seat::P2 {
+            rest ^= side_key();
+        }
+        rest ^= quiet_key(self.quiet);
+        keys.iter().map(|k| k ^ rest).min().unwrap_or(rest)
+    }
+
+    /// Atoms move back and forth: positions recur.
+    fn can_repeat(&self) -> bool {
+        true
+    }
+
+    fn seen_twice(&self) -> Vec<u64> {
+        let known = &self.recent[self.recent_start..=self.quiet];
+        let mut twice: Vec<u64> = known
+            .iter()
+            .copied()
+            .filter(|&h| known.iter().filter(|&&k| k == h).count() >= 2)
+            .collect();
+        twice.sort_unstable();
+        twice.dedup();
+        twice
     }
 
     /// Material first (atoms on board and in hand), then mobility.

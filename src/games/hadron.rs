@@ -6,7 +6,7 @@
 
 use super::bitboard::Bits;
 use super::picture::{Ink, Picture, Piece, Shape, turn_note};
-use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board};
+use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board, transform};
 use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 
@@ -284,9 +284,68 @@ impl<B: Bits> Game for Hadron<B> {
         ));
         picture
     }
+
+    /// Orthogonal adjacency and the placement rule look the same from every
+    /// side of the board.
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+
+    fn symmetric(&self, sym: usize) -> Self {
+        let mut image = Hadron::<B>::new(self.n);
+        for seat in [Seat::P1, Seat::P2] {
+            for cell in self.tiles[seat.index()].ones() {
+                image.tiles[seat.index()] |= B::bit(self.map_cell(cell, sym));
+            }
+        }
+        image.to_move = self.to_move;
+        image.hash = image.hash_from_scratch();
+        image
+    }
+
+    fn symmetric_move(&self, mv: u16, sym: usize) -> u16 {
+        self.map_cell(mv as usize, sym) as u16
+    }
+
+    fn canonical_key(&self) -> u64 {
+        let mut keys = [0u64; 8];
+        for seat in [Seat::P1, Seat::P2] {
+            for cell in self.tiles[seat.index()].ones() {
+                for (sym, key) in keys.iter_mut().enumerate() {
+                    *key ^= tile_key(seat, self.map_cell(cell, sym));
+                }
+            }
+        }
+        let side = if self.to_move == Seat::P2 {
+            side_key()
+        } else {
+            0
+        };
+        keys.iter().map(|k| k ^ side).min().unwrap_or(self.hash)
+    }
+
+    /// The last player to place wins: no draws, no repetitions.
+    fn can_draw(&self) -> bool {
+        false
+    }
 }
 
 impl<B: Bits> Hadron<B> {
+    /// The board side.
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
+    /// Red's (p1's) and Blue's tiles.
+    pub fn tiles(&self) -> [B; 2] {
+        self.tiles
+    }
+
+    fn map_cell(&self, cell: usize, sym: usize) -> usize {
+        let (file, rank) = transform(self.n, cell % self.n, cell / self.n, sym);
+        rank * self.n + file
+    }
+
     fn cell_char(&self, cell: usize) -> Option<char> {
         if self.tiles[0].test(cell) {
             Some('r')

@@ -1005,6 +1005,67 @@ impl<B: Bits> Game for Ihex<B> {
         }
         Some(mv)
     }
+
+    /// Hexagons (bounds on q, r and q - r, every side at least 2 cells)
+    /// are mapped onto hexagons by the 12 symmetries of the hexhex board.
+    fn symmetry_count(&self) -> usize {
+        12
+    }
+
+    fn symmetric(&self, sym: usize) -> Self {
+        let mut image = Ihex::<B>::new(self.t.n as usize);
+        for seat in [Seat::P1, Seat::P2] {
+            for c in self.stones[seat.index()].ones() {
+                image.add_stone(seat, self.t.grid.transform(c as u16, sym) as usize);
+            }
+        }
+        image.set_side(self.to_move);
+        image.history = History::new(image.hash);
+        image
+    }
+
+    fn symmetric_move(&self, mv: u16, sym: usize) -> u16 {
+        if mv == PASS {
+            PASS
+        } else {
+            self.t.grid.transform(mv, sym)
+        }
+    }
+
+    fn canonical_key(&self) -> u64 {
+        let mut keys = [0u64; 12];
+        for seat in [Seat::P1, Seat::P2] {
+            for c in self.stones[seat.index()].ones() {
+                for (sym, k) in keys.iter_mut().enumerate() {
+                    *k ^= stone_key(seat, self.t.grid.transform(c as u16, sym) as usize);
+                }
+            }
+        }
+        let side = if self.to_move == Seat::P2 {
+            side_key()
+        } else {
+            0
+        };
+        keys.iter().map(|k| k ^ side).min().unwrap_or(self.hash)
+    }
+
+    /// Captures empty cells again, so positions can recur.
+    fn can_repeat(&self) -> bool {
+        true
+    }
+
+    fn seen_twice(&self) -> Vec<u64> {
+        let mut twice: Vec<u64> = self
+            .history
+            .hashes
+            .iter()
+            .copied()
+            .filter(|&h| self.history.hashes.iter().filter(|&&k| k == h).count() >= 2)
+            .collect();
+        twice.sort_unstable();
+        twice.dedup();
+        twice
+    }
 }
 
 #[cfg(test)]

@@ -207,6 +207,60 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn picture(&self) -> picture::Picture {
         picture::Picture::text(self.describe(), &self.render())
     }
+
+    // ----- For exact solving (src/solve) -----
+
+    /// How many board symmetries preserve the rules of this game (index 0
+    /// is the identity). Default: the identity only.
+    fn symmetry_count(&self) -> usize {
+        1
+    }
+
+    /// The position mapped by symmetry `sym` (< `symmetry_count`). The
+    /// repetition history is not carried over: the image starts a fresh
+    /// one, as a position text does.
+    fn symmetric(&self, sym: usize) -> Self {
+        let _ = sym;
+        self.clone()
+    }
+
+    /// A move mapped by symmetry `sym`: legal in `self.symmetric(sym)`
+    /// exactly when `mv` is legal here.
+    fn symmetric_move(&self, mv: Self::Move, sym: usize) -> Self::Move {
+        let _ = sym;
+        mv
+    }
+
+    /// A key of everything the value of this position depends on except the
+    /// repetition history: the hash, plus any state the hash leaves out.
+    fn state_key(&self) -> u64 {
+        self.hash()
+    }
+
+    /// `state_key` made equal for symmetric positions: the least over the
+    /// symmetric images. Games override it with something faster.
+    fn canonical_key(&self) -> u64 {
+        (1..self.symmetry_count())
+            .map(|s| self.symmetric(s).state_key())
+            .fold(self.state_key(), u64::min)
+    }
+
+    /// Whether the game can end in a draw at all.
+    fn can_draw(&self) -> bool {
+        true
+    }
+
+    /// Whether a position can occur twice in a game (a repetition rule
+    /// applies), so that a solver must watch for cycles.
+    fn can_repeat(&self) -> bool {
+        false
+    }
+
+    /// The hashes of the positions the game's history already holds twice:
+    /// reaching one again is a draw by repetition.
+    fn seen_twice(&self) -> Vec<u64> {
+        Vec::new()
+    }
 }
 
 /// Splits move text like `R@c3` into its upper-cased piece letter and the rest.

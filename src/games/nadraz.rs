@@ -1272,6 +1272,58 @@ impl<const C: usize> Game for Nadraz<C> {
             }
         }
     }
+
+    /// Lines, the edge ring and the pie's interior cells are mapped onto
+    /// themselves by the 12 symmetries of the hexhex board.
+    fn symmetry_count(&self) -> usize {
+        12
+    }
+
+    fn symmetric(&self, sym: usize) -> Self {
+        let mut image = self.clone();
+        image.board = [EMPTY; C];
+        for x in 0..self.cells() as u16 {
+            image.board[self.grid.transform(x, sym) as usize] = self.board[x as usize];
+        }
+        image
+            .rebuild()
+            .expect("a symmetric image of a legal board is legal");
+        image.hash = image.hash_from_scratch();
+        image
+    }
+
+    fn symmetric_move(&self, mv: NadrazMove, sym: usize) -> NadrazMove {
+        let (kind, a, b) = decode(mv);
+        match kind {
+            WALK | PIE => encode(
+                kind,
+                self.grid.transform(a, sym),
+                self.grid.transform(b, sym),
+            ),
+            _ => mv,
+        }
+    }
+
+    fn canonical_key(&self) -> u64 {
+        let mut keys = [0u64; 12];
+        for x in 0..self.cells() as u16 {
+            let content = self.board[x as usize];
+            if content == EMPTY {
+                continue;
+            }
+            for (sym, k) in keys.iter_mut().enumerate() {
+                *k ^= stone_key(self.grid.transform(x, sym), content as usize - 1);
+            }
+        }
+        let meta = self.meta_hash();
+        keys.iter().map(|k| k ^ meta).min().unwrap_or(meta)
+    }
+
+    /// Identical snake lists go to the last placer: never a draw, and
+    /// every turn fills a cell.
+    fn can_draw(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -74,6 +74,21 @@ fn parse_run(digits: &str) -> Result<usize, String> {
     }
 }
 
+/// The 8 symmetries of a square board (the dihedral group): symmetry
+/// `sym` in 0..8 mirrors the files when `sym >= 4`, then turns the board a
+/// quarter `sym % 4` times. Returns the image of zero-based (file, rank).
+pub fn transform(n: usize, file: usize, rank: usize, sym: usize) -> (usize, usize) {
+    let (mut f, mut r) = if sym >= 4 {
+        (n - 1 - file, rank)
+    } else {
+        (file, rank)
+    };
+    for _ in 0..sym % 4 {
+        (f, r) = (r, n - 1 - f);
+    }
+    (f, r)
+}
+
 /// Draws an n x n board: `cell(file, rank)` gives each cell's character.
 pub fn render_board(n: usize, cell: impl Fn(usize, usize) -> char) -> String {
     let mut out = String::new();
@@ -108,6 +123,33 @@ mod tests {
         assert_eq!(parse_cell("1a", 5), None);
         assert_eq!(format_cell(15, 15), "p16");
         assert_eq!(parse_cell("p16", 16), Some((15, 15)));
+    }
+
+    #[test]
+    fn the_eight_symmetries_are_distinct_isometries() {
+        let n = 5;
+        let mut images = Vec::new();
+        for sym in 0..8 {
+            let image: Vec<(usize, usize)> = (0..n * n)
+                .map(|c| transform(n, c % n, c / n, sym))
+                .collect();
+            // A bijection that keeps orthogonal neighbours neighbours.
+            let mut sorted = image.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), n * n);
+            for c in 0..n * n {
+                if c % n + 1 < n {
+                    let (a, b) = (image[c], image[c + 1]);
+                    assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
+                }
+            }
+            images.push(image);
+        }
+        images.sort();
+        images.dedup();
+        assert_eq!(images.len(), 8);
+        assert_eq!(transform(n, 1, 2, 0), (1, 2));
     }
 
     #[test]

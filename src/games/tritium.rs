@@ -859,6 +859,73 @@ impl Game for Tritium {
         }
         Some(flag_move(self.nth_free_tile(random_below(rng, flag_moves))))
     }
+
+    /// The board without its centre keeps the 12 symmetries of the hexhex
+    /// board (the hole is their common centre); nothing else in the rules
+    /// has a direction.
+    fn symmetry_count(&self) -> usize {
+        12
+    }
+
+    fn symmetric(&self, sym: usize) -> Tritium {
+        let mut image = Tritium::new(self.size(), self.variant);
+        let map = |cell: usize| self.grid.transform(cell as u16, sym) as usize;
+        for cell in 0..self.cells {
+            if self.tile[cell] != 0 {
+                image.place_tile(map(cell), self.tile[cell] as usize - 1);
+            }
+        }
+        for cell in 0..self.cells {
+            if self.flag[cell] != 0 {
+                let seat = if self.flag[cell] == 1 {
+                    Seat::P1
+                } else {
+                    Seat::P2
+                };
+                image.place_flag(map(cell), seat);
+            }
+        }
+        image.to_move = self.to_move;
+        image.first_flag = self.first_flag;
+        image.hash = image.hash_from_scratch();
+        image
+    }
+
+    fn symmetric_move(&self, mv: TritiumMove, sym: usize) -> TritiumMove {
+        if mv == PASS {
+            return PASS;
+        }
+        let cell = self.grid.transform(mv & 0xff, sym);
+        (mv & 0xff00) | cell
+    }
+
+    fn canonical_key(&self) -> u64 {
+        let mut keys = [0u64; 12];
+        for cell in 0..self.cells {
+            let (tile, flag) = (self.tile[cell], self.flag[cell]);
+            if tile == 0 {
+                continue;
+            }
+            for (sym, k) in keys.iter_mut().enumerate() {
+                let image = self.grid.transform(cell as u16, sym) as usize;
+                *k ^= tile_key(image, tile as usize - 1);
+                if flag != 0 {
+                    let seat = if flag == 1 { Seat::P1 } else { Seat::P2 };
+                    *k ^= flag_key(image, seat);
+                }
+            }
+        }
+        let mut rest = self.first_flag.map_or(0, first_flag_key);
+        if self.to_move == Seat::P2 {
+            rest ^= side_key();
+        }
+        keys.iter().map(|k| k ^ rest).min().unwrap_or(rest)
+    }
+
+    /// Equal scores lose for the first flag: never a draw; the board fills.
+    fn can_draw(&self) -> bool {
+        false
+    }
 }
 
 impl Tritium {

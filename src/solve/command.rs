@@ -1,0 +1,258 @@
+//! `quintet solve`: sets up the position, runs the solver with live
+//! progress on stderr, and prints the values on stdout (the last line
+//! starts with `winner p1`, `winner p2`, `draw` or `unknown`).
+
+use super::node::GameNode;
+use super::{Budget, Progress, Proof, ProofTable, hadron, positions, solve};
+use crate::games::{Game, Outcome, Seat};
+use crate::registry::{self, GameConfig, GameVisitor};
+use crate::session::Profile;
+use anyhow::{Result, anyhow};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the command line asked for.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Moves to play first (space-separated), after `fen` if given.
+    pub moves: String,
+    pub fen: Option<String>,
+    /// Give up after this many seconds (whole command).
+    pub time: Option<f64>,
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Also print the value after every legal move.
+    pub children: bool,
+    /// Use the generic search even where a game-specific solver exists.
+    pub plain: bool,
+    /// Hadron's region solver settings.
+    pub hadron: hadron::Settings,
+    /// Write solved positions instead of solving one (see `positions`).
+    pub generate: Option<positions::GenerateOptions>,
+}
+
+/// Runs `quintet solve` for `config`.
+pub fn run(config: &GameConfig, options: &SolveOptions) -> Result<()> {
+    let config = match &options.fen {
+        Some(text) => registry::config_for_text(config, text),
+        None => config.clone(),
+    };
+    // Proofs recurse one frame per ply: give them room.
+    let options = options.clone();
+    std::thread::Builder::new()
+        .stack_size(super::STACK_BYTES)
+        .spawn(move || registry::with_game(&config, Command { options: &options }))
+        .map_err(|e| anyhow!("cannot start the solver thread: {e}"))?
+        .join()
+        .map_err(|_| anyhow!("the solver failed"))?
+        .map_err(|e| anyhow!(e))?
+}
+
+struct Command<'a> {
+    options: &'a SolveOptions,
+}
+
+impl GameVisitor for Command<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: Game>(self, _config: &GameConfig, start: G, _auto: &Profile) -> Result<()> {
+        let root = set_up(&start, self.options)?;
+        if let Some(generate) = &self.options.generate {
+            return positions::generate(&root, generate, self.options);
+        }
+        solve_command(&root, self.options)
+    }
+}
+
+/// The position asked for: the start or `--fen`, then `--moves`.
+pub fn set_up<G: Game>(start: &G, options: &SolveOptions) -> Result<G> {
+    let mut game = match &options.fen {
+        Some(text) => start
+            .read_position(text)
+            .map_err(|e| anyhow!("bad position text: {e}"))?,
+        None => start.clone(),
+    };
+    let mut legal = Vec::new();
+    for (i, text) in options.moves.split_whitespace().enumerate() {
+        let mv = game
+            .parse_move(text)
+            .map_err(|e| anyhow!("move {} of --moves: {e}", i + 1))?;
+        game.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            return Err(anyhow!(
+                "move {} of --moves, '{text}', is illegal in {}",
+                i + 1,
+                game.position_text()
+            ));
+        }
+        game.play(mv);
+    }
+    Ok(game)
+}
+
+/// `winner p1`, `winner p2`, `draw` or `unknown`.
+pub fn value_text(value: Option<Outcome>) -> &'static str {
+    match value {
+        Some(Outcome::Win(Seat::P1)) => "winner p1",
+        Some(Outcome::Win(Seat::P2)) => "winner p2",
+        Some(Outcome::Draw) => "draw",
+        None => "unknown",
+    }
+}
+
+/// The three-valued solve of `game` by the best solver for it.
+pub fn solve_game<G: Game>(
+    game: &G,
+    budget: &Budget,
+    table: &ProofTable,
+    progress: Option<&Progress>,
+    threads: usize,
+    options: &SolveOptions,
+) -> Proof<G::Move> {
+    if !options.plain
+        && let Some(proof) =
+            hadron::prove_if_hadron(game, options.hadron, budget, table, progress, threads)
+    {
+        return proof;
+    }
+    solve(
+        GameNode::new(game.clone()),
+        &|| (),
+        table,
+        budget,
+        progress,
+        threads,
+    )
+}
+
+fn solve_command<G: Game>(root: &G, options: &SolveOptions) -> Result<()> {
+    let started = Instant::now();
+    let deadline = options
+        .time
+        .filter(|t| *t > 0.0)
+        .map(|t| started + Duration::from_secs_f64(t));
+    let table = ProofTable::new(options.hash_mb.max(1));
+    let progress = Progress::default();
+    let budget = Budget {
+        deadline,
+        ..Budget::default()
+    };
+    println!(
+        "solve {} from {} ({} to move)",
+        root.describe(),
+        root.position_text(),
+        root.side_to_move().name()
+    );
+    if root.outcome().is_some() {
+        println!(
+            "{} nodes 0 time 0.000s (the game is over)",
+            value_text(root.outcome())
+        );
+        return Ok(());
+    }
+    let done = AtomicBool::new(false);
+    let threads = options.threads.max(1);
+    let proof = std::thread::scope(|s| {
+        s.spawn(|| show_progress(&progress, &table, started, &done));
+        let proof = solve_all(root, options, &budget, &table, &progress, threads);
+        done.store(true, Ordering::Relaxed);
+        proof
+    });
+    let mut line = format!(
+        "{} nodes {} time {:.3}s",
+        value_text(proof.value),
+        proof.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(plies) = proof.plies {
+        line.push_str(&format!(" plies {plies}"));
+    }
+    if proof.value == Some(Outcome::Win(root.side_to_move()))
+        && let Some(mv) = proof.best
+    {
+        line.push_str(&format!(" move {}", root.format_move(mv)));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+/// The root (after its children with `--children`).
+fn solve_all<G: Game>(
+    root: &G,
+    options: &SolveOptions,
+    budget: &Budget,
+    table: &ProofTable,
+    progress: &Progress,
+    threads: usize,
+) -> Proof<G::Move> {
+    let mut child_nodes = 0;
+    if options.children {
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        for mv in moves {
+            let started = Instant::now();
+            let mut child = root.clone();
+            child.play(mv);
+            let proof = solve_game(&child, budget, table, Some(progress), threads, options);
+            child_nodes += proof.nodes;
+            println!(
+                "child {} {} nodes {} time {:.3}s",
+                root.format_move(mv),
+                value_text(proof.value),
+                proof.nodes,
+                started.elapsed().as_secs_f64()
+            );
+            let _ = std::io::stdout().flush();
+        }
+    }
+    let mut proof = solve_game(root, budget, table, Some(progress), threads, options);
+    proof.nodes += child_nodes;
+    proof
+}
+
+/// Prints nodes, speed and the root's numbers about once a second on
+/// stderr (one line rewritten in place on a terminal).
+fn show_progress(progress: &Progress, table: &ProofTable, started: Instant, done: &AtomicBool) {
+    let terminal = std::io::stderr().is_terminal();
+    let mut next = Duration::from_secs(1);
+    let mut printed = false;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        let elapsed = started.elapsed();
+        if elapsed < next {
+            continue;
+        }
+        next += Duration::from_secs(1);
+        let nodes = progress.nodes();
+        let (phi, delta) = progress.root();
+        let line = format!(
+            "{:7.1}s  nodes {:>12}  {:>9}/s  root pn {} dn {}  table {:.1}%",
+            elapsed.as_secs_f64(),
+            nodes,
+            (nodes as f64 / elapsed.as_secs_f64()) as u64,
+            number_text(phi),
+            number_text(delta),
+            table.permille_used() as f64 / 10.0
+        );
+        let mut err = std::io::stderr().lock();
+        if terminal {
+            let _ = write!(err, "\r{line}\x1b[K");
+        } else {
+            let _ = writeln!(err, "{line}");
+        }
+        let _ = err.flush();
+        printed = true;
+    }
+    if printed && terminal {
+        let _ = writeln!(std::io::stderr());
+    }
+}
+
+fn number_text(n: u32) -> String {
+    if n == super::table::INF {
+        "inf".into()
+    } else {
+        n.to_string()
+    }
+}
