@@ -10,6 +10,7 @@ use super::command::{self, Command, Query};
 use super::format;
 use super::options::{self, Effect, Options};
 use crate::games::{GameConfig, Seat};
+use crate::model;
 use crate::registry;
 use crate::search::Limits;
 use crate::session::{SearchRun, Session};
@@ -53,6 +54,8 @@ pub struct Driver {
     /// Why the last `position` (or game option) failed: `go` refuses to
     /// play until a valid position arrives.
     invalid_position: Option<String>,
+    /// The session reads the weights the `Weights` option names.
+    weights_applied: bool,
 }
 
 impl Driver {
@@ -70,7 +73,7 @@ impl Driver {
                 registry::create(&options.game).expect("the default game builds")
             }
         };
-        Driver {
+        let mut driver = Driver {
             out,
             options,
             session: Some(session),
@@ -78,6 +81,26 @@ impl Driver {
             game_changed: false,
             prepared: false,
             invalid_position: None,
+            weights_applied: false,
+        };
+        driver.apply_weights();
+        driver
+    }
+
+    /// Gives the session the weights of the `Weights` option (a fresh
+    /// session has the embedded ones); an error keeps the embedded ones.
+    fn apply_weights(&mut self) {
+        if self.weights_applied {
+            return;
+        }
+        self.weights_applied = true;
+        let option = self.options.engine.weights.clone();
+        if self.session().weights_in_use() == model::Source::parse(&option).to_string() {
+            return;
+        }
+        self.prepared = false;
+        if let Err(e) = self.session().set_weights(&option) {
+            self.error(&format!("Weights: {e}; keeping the built-in weights"));
         }
     }
 
@@ -107,6 +130,7 @@ impl Driver {
                 if self.session.is_none() && self.running.is_none() {
                     self.session = registry::create(&self.options.game).ok();
                     self.prepared = false;
+                    self.weights_applied = false;
                 }
                 Flow::Continue
             }
@@ -161,6 +185,7 @@ impl Driver {
                 self.error("the search thread failed; the game is restarted");
                 self.session = registry::create(&self.options.game).ok();
                 self.prepared = false;
+                self.weights_applied = false;
             }
         }
     }
@@ -175,6 +200,7 @@ impl Driver {
                 .expect("the default game builds");
             self.session = Some(game);
             self.prepared = false;
+            self.weights_applied = false;
         }
         self.session.as_mut().expect("a session exists")
     }
@@ -209,8 +235,10 @@ impl Driver {
             self.session = None;
             self.session = Some(registry::create(&resolved)?);
             self.prepared = false;
+            self.weights_applied = false;
         }
         self.game_changed = false;
+        self.apply_weights();
         self.prepare();
         Ok(())
     }
@@ -266,6 +294,10 @@ impl Driver {
         match options::set(&mut self.options, name, value) {
             Ok(Effect::Game) => self.game_changed = true,
             Ok(Effect::Engine) => self.prepared = false,
+            Ok(Effect::Weights) => {
+                self.weights_applied = false;
+                self.game_changed = true;
+            }
             Ok(Effect::Search) => {}
             Err(e) => {
                 let message = format!("setoption {name}: {e}");
