@@ -4,6 +4,7 @@
 //! flags: `--game atoms --hash 256`.
 
 use crate::games::GameConfig;
+use crate::learn;
 use crate::matches::adjudicate::ScoreRule;
 use crate::matches::openings::{self, Format, Opening};
 use crate::matches::referee::Rules;
@@ -172,8 +173,8 @@ pub enum Command {
         record: PathBuf,
         #[arg(long, value_name = "FILE")]
         html: PathBuf,
-        /// The record's game number (its game= field; a number given as
-        /// --game N means the same). Default: the file's first game.
+        /// The record's game number (its game= field). Default: the file's
+        /// first game.
         #[arg(long, value_name = "N")]
         number: Option<u64>,
     },
@@ -190,6 +191,9 @@ pub enum Command {
         #[arg(long)]
         nodes: Option<u64>,
     },
+    /// Learns a policy and a value for the chosen game from self-play:
+    /// generations of games and fits, resumable, in a training folder.
+    Train(Box<TrainArgs>),
 }
 
 pub fn run(invocation: Invocation) -> Result<()> {
@@ -272,6 +276,10 @@ pub fn run(invocation: Invocation) -> Result<()> {
                 );
             }
             Ok(())
+        }
+        Command::Train(args) => {
+            let settings = train_settings(&options, &args)?;
+            learn::run(&game.config(), &settings).map_err(|e| anyhow!(e))
         }
         Command::Options => {
             print!(
@@ -459,6 +467,109 @@ impl SolveArgs {
             generate: None,
         }
     }
+}
+
+/// `quintet train`: see README.md, "Learned knowledge". The seed is the
+/// global `--seed`; `--search`, `--hash` and the tuning flags shape the
+/// self-play searches.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The training folder: self-play records, weights per generation, log.txt.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Generations (self-play, then a fit) to run.
+    #[arg(long, default_value_t = 2)]
+    pub generations: u32,
+    /// Self-play games per generation.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Search nodes (playouts) per self-play move.
+    #[arg(long, default_value_t = 400)]
+    pub nodes: u64,
+    /// Each game starts with 0 to this many random plies.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Plies after the opening that play a move drawn by its visit share.
+    #[arg(long, default_value_t = 8)]
+    pub sample_plies: u32,
+    /// Games this long are stopped as draws.
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: u32,
+    /// Self-play games played at once.
+    #[arg(long, default_value_t = 2)]
+    pub concurrency: usize,
+    /// Play only shard K of N of the current generation, then stop.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Fit on the data of this many generations (the newest).
+    #[arg(long, default_value_t = 2)]
+    pub window: u32,
+    /// Passes over the data per fit.
+    #[arg(long, default_value_t = 6)]
+    pub epochs: u32,
+    /// AdaGrad step size.
+    #[arg(long, default_value_t = 0.05)]
+    pub rate: f32,
+    /// L2 regularisation per touched weight and sample.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f32,
+    /// Policy targets: the root's visit counts to this power (1: visit
+    /// shares; larger: closer to the most visited move).
+    #[arg(long, default_value_t = 2.0)]
+    pub sharpen: f32,
+    /// Copy the last generation's weights here.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Fit the last generation again from its data (no self-play).
+    #[arg(long)]
+    pub refit: bool,
+}
+
+fn train_settings(options: &Options, args: &TrainArgs) -> Result<learn::TrainSettings> {
+    let shard = match &args.shard {
+        None => None,
+        Some(text) => {
+            let parsed = text
+                .split_once('/')
+                .and_then(|(k, n)| {
+                    Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
+                })
+                .filter(|&(k, n)| n >= 1 && (1..=n).contains(&k));
+            Some(parsed.ok_or_else(|| anyhow!("--shard '{text}' is not K/N with 1 <= K <= N"))?)
+        }
+    };
+    if args.games == 0 || args.nodes == 0 || args.generations == 0 {
+        return Err(anyhow!(
+            "--games, --nodes and --generations must be at least 1"
+        ));
+    }
+    Ok(learn::TrainSettings {
+        dir: args.dir.clone(),
+        generations: args.generations,
+        games: args.games,
+        selfplay: learn::selfplay::SelfPlay {
+            nodes: args.nodes,
+            opening_plies: args.opening_plies,
+            sample_plies: args.sample_plies,
+            max_plies: args.max_plies.max(1),
+            seed: options.search.seed,
+            tuning: options.search.tuning.clone(),
+        },
+        threads: args.concurrency.max(1),
+        shard,
+        window: args.window.max(1),
+        fit: learn::fit::FitSettings {
+            epochs: args.epochs,
+            rate: args.rate,
+            l2: args.l2,
+            seed: options.search.seed,
+            sharpen: args.sharpen.clamp(0.0, 64.0),
+        },
+        out: args.out.clone(),
+        searcher: options.engine.searcher,
+        hash_mb: options.engine.hash_mb.min(256),
+        refit: args.refit,
+    })
 }
 
 /// `quintet openings`.

@@ -15,9 +15,8 @@ use crate::games::hadron::{self, Hadron};
 use crate::games::ihex::{self, Ihex};
 use crate::games::nadraz::{self, Nadraz};
 use crate::games::tritium::{self, Tritium};
-use crate::search::Setup;
 use crate::search::mcts::MctsConfig;
-use crate::session::{GameSession, Profile, Session};
+use crate::session::{GameSession, Profile, Profiles, Session};
 
 /// One registered game.
 pub struct GameEntry {
@@ -32,6 +31,9 @@ pub struct GameEntry {
     pub size_of_text: fn(&str) -> Option<usize>,
     /// What `Search auto` plays in this game (the strongest measured).
     pub auto: Profile,
+    /// What `Search auto` plays where the configuration has learned
+    /// weights (`None`: the weights are not used).
+    pub learned: Option<Profile>,
 }
 
 /// Code that runs on a game's concrete type.
@@ -71,7 +73,8 @@ registry! {
         size_of_text: square_size_of_text,
         // Measured: c = 0.5 ahead of 0.7 over 100-game matches; alpha-beta
         // has no useful evaluation here (both sides always share their moves).
-        auto: Profile { searcher: "mcts", mcts: MctsConfig::tuned().with_exploration(0.5) },
+        auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.5)),
+        learned: Some(Profile::plain("mcts", MctsConfig::tuned().with_exploration(1.0).with_value_weight(0.3))),
     } => build_hadron;
     GameEntry {
         name: "atoms",
@@ -81,7 +84,8 @@ registry! {
         size_of_text: square_size_of_text,
         // Measured: alpha-beta +298 Elo over plain UCT (bench/RESULTS.md), and
         // +191 over MCTS.
-        auto: Profile { searcher: "alphabeta", mcts: MctsConfig::tuned() },
+        auto: Profile::plain("alphabeta", MctsConfig::tuned()),
+        learned: None,
     } => build_atoms;
     GameEntry {
         name: "tritium",
@@ -90,7 +94,8 @@ registry! {
         stones: None,
         size_of_text: tritium::size_of_text,
         // Measured: evaluated playouts cut at 20 plies beat playing to the end.
-        auto: Profile { searcher: "mcts", mcts: MctsConfig::tuned().with_cutoff(20, 1000.0) },
+        auto: Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 1000.0)),
+        learned: Some(Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 1000.0).with_exploration(1.0).with_value_weight(0.5))),
     } => build_tritium;
     GameEntry {
         name: "nadraz",
@@ -100,7 +105,8 @@ registry! {
         size_of_text: nadraz::size_of_text,
         // Measured: c = 0.4 +70 Elo over 0.7 (100 games), 0.2 no better than
         // 0.4; evaluated playout cutoffs far worse (weak evaluation).
-        auto: Profile { searcher: "mcts", mcts: MctsConfig::tuned().with_exploration(0.4) },
+        auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.4)),
+        learned: None,
     } => build_nadraz;
     GameEntry {
         name: "ihex",
@@ -109,7 +115,8 @@ registry! {
         stones: None,
         size_of_text: ihex::size_of_text,
         // Measured: alpha-beta 20-0 against plain UCT, MCTS +107.
-        auto: Profile { searcher: "alphabeta", mcts: MctsConfig::tuned() },
+        auto: Profile::plain("alphabeta", MctsConfig::tuned()),
+        learned: None,
     } => build_ihex;
 }
 
@@ -225,16 +232,11 @@ struct SessionMaker;
 impl GameVisitor for SessionMaker {
     type Output = Box<dyn Session>;
     fn visit<G: Game>(self, config: &GameConfig, game: G, profile: &Profile) -> Box<dyn Session> {
-        let setup = Setup {
-            mcts: profile.mcts.clone(),
-            evaluator: None,
+        let profiles = Profiles {
+            plain: profile.clone(),
+            learned: find(&config.game).ok().and_then(|e| e.learned.clone()),
         };
-        Box::new(GameSession::new(
-            config.clone(),
-            game,
-            profile.clone(),
-            setup,
-        ))
+        Box::new(GameSession::new(config.clone(), game, profiles))
     }
 }
 

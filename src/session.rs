@@ -5,26 +5,57 @@
 
 use crate::games::picture::Picture;
 use crate::games::{CompactMove, Game, GameConfig, Outcome, Seat};
+use crate::model::{self, Source};
+use crate::search::alphabeta::AlphaBetaConfig;
+use crate::search::mcts::MctsConfig;
 use crate::search::searcher::{self, GamePath};
-use crate::search::{Context, Limits, Report, Root, SearchResult, SearchSettings, Searcher, Setup};
+use crate::search::{
+    Context, Evaluator, Limits, Report, Root, SearchResult, SearchSettings, Searcher, Setup,
+};
 use crate::tools::perft;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// What `Search auto` means for one game: the searcher and the MCTS
-/// settings that measured strongest there.
+/// What `Search auto` means for one game: the searcher and the settings
+/// that measured strongest there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Profile {
     pub searcher: &'static str,
-    pub mcts: crate::search::mcts::MctsConfig,
+    pub mcts: MctsConfig,
+    pub alphabeta: AlphaBetaConfig,
 }
 
-/// Which searcher to use and how much memory it gets.
+impl Profile {
+    /// A profile that uses no learned knowledge.
+    pub const fn plain(searcher: &'static str, mcts: MctsConfig) -> Profile {
+        Profile {
+            searcher,
+            mcts,
+            alphabeta: AlphaBetaConfig {
+                learned_eval: false,
+            },
+        }
+    }
+}
+
+/// The profiles of a game: without learned weights, and with them (where
+/// the configuration has weights and the game a profile for them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profiles {
+    pub plain: Profile,
+    pub learned: Option<Profile>,
+}
+
+/// Which searcher to use, how much memory it gets and which learned
+/// weights it reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Engine {
     /// `auto` or a name of the searcher table.
     pub searcher: &'static str,
     pub hash_mb: usize,
+    /// The `Weights` option (see [`Session::set_weights`]).
+    pub weights: String,
 }
 
 impl Default for Engine {
@@ -32,6 +63,7 @@ impl Default for Engine {
         Engine {
             searcher: searcher::AUTO.name,
             hash_mb: 64,
+            weights: String::new(),
         }
     }
 }
@@ -78,6 +110,13 @@ pub trait Session: Send {
     fn prepare(&mut self, engine: &Engine) -> Vec<String>;
     /// Forgets what searches learned (a new game starts).
     fn new_game(&mut self);
+    /// Uses the learned weights the `Weights` option names (empty: the
+    /// embedded ones, `none`: none, else a file). On an error the embedded
+    /// weights stay in use and the error says why.
+    fn set_weights(&mut self, option: &str) -> Result<(), String>;
+    /// Where the weights in use came from: `embedded` (the built-in
+    /// weights, if the configuration has any), `none` or a path.
+    fn weights_in_use(&self) -> String;
     /// Searches the current position; `None` when the game is over.
     fn search(
         &mut self,
@@ -100,23 +139,60 @@ pub struct GameSession<G: Game> {
     base: G,
     current: G,
     moves: Vec<G::Move>,
+    profiles: Profiles,
+    /// The knowledge in use and where it came from.
+    source: Source,
+    /// The profile in use (learned when there is knowledge) and the setup
+    /// searchers are built with.
     profile: Profile,
     setup: Setup<G>,
     searcher: Option<(&'static str, Box<dyn Searcher<G>>)>,
 }
 
 impl<G: Game> GameSession<G> {
-    pub fn new(config: GameConfig, initial: G, profile: Profile, setup: Setup<G>) -> Self {
+    /// A session at `initial` with the embedded weights, if any.
+    pub fn new(config: GameConfig, initial: G, profiles: Profiles) -> Self {
+        let evaluator = model::embedded(&initial).map(|m| m as Arc<dyn Evaluator<G>>);
+        let (profile, setup) = Self::setup_for(&profiles, evaluator);
         GameSession {
             config,
             base: initial.clone(),
             current: initial.clone(),
             initial,
             moves: Vec::new(),
+            profiles,
+            source: Source::Embedded,
             profile,
             setup,
             searcher: None,
         }
+    }
+
+    /// The profile and setup with `evaluator` (the learned profile where
+    /// there is knowledge and a learned profile).
+    fn setup_for(
+        profiles: &Profiles,
+        evaluator: Option<Arc<dyn Evaluator<G>>>,
+    ) -> (Profile, Setup<G>) {
+        let profile = match (&evaluator, &profiles.learned) {
+            (Some(_), Some(learned)) => learned.clone(),
+            _ => profiles.plain.clone(),
+        };
+        let setup = Setup {
+            mcts: profile.mcts.clone(),
+            evaluator: evaluator.filter(|_| profiles.learned.is_some()),
+            alphabeta: profile.alphabeta.clone(),
+        };
+        (profile, setup)
+    }
+
+    fn use_knowledge(&mut self, source: Source, evaluator: Option<Arc<dyn Evaluator<G>>>) {
+        let (profile, setup) = Self::setup_for(&self.profiles, evaluator);
+        self.source = source;
+        self.profile = profile;
+        self.setup = setup;
+        // Searchers copy their setup: the next search builds a new one.
+        self.searcher = None;
     }
 
     fn legal_move(&self, text: &str) -> Result<G::Move, String> {
@@ -256,6 +332,25 @@ impl<G: Game> Session for GameSession<G> {
         searcher.allocate(engine.hash_mb).into_iter().collect()
     }
 
+    fn set_weights(&mut self, option: &str) -> Result<(), String> {
+        let source = Source::parse(option);
+        match model::load(&self.initial, &source) {
+            Ok(model) => {
+                self.use_knowledge(source, model.map(|m| m as Arc<dyn Evaluator<G>>));
+                Ok(())
+            }
+            Err(e) => {
+                let embedded = model::embedded(&self.initial).map(|m| m as Arc<dyn Evaluator<G>>);
+                self.use_knowledge(Source::Embedded, embedded);
+                Err(e)
+            }
+        }
+    }
+
+    fn weights_in_use(&self) -> String {
+        self.source.to_string()
+    }
+
     fn new_game(&mut self) {
         if let Some((_, searcher)) = &mut self.searcher {
             searcher.clear();
@@ -301,6 +396,8 @@ impl<G: Game> Session for GameSession<G> {
             base: self.base.clone(),
             current: self.current.clone(),
             moves: self.moves.clone(),
+            profiles: self.profiles.clone(),
+            source: self.source.clone(),
             profile: self.profile.clone(),
             setup: self.setup.clone(),
             searcher: None,

@@ -323,6 +323,11 @@ fn the_search_memory_follows_hash() {
 fn bad_values_warn_and_keep_the_old_value() {
     let mut e = Engine::new();
     for spec in OPTIONS {
+        // Any text is a valid value of a text option (a weight file that
+        // cannot be read is reported when it is loaded: tests/learned.rs).
+        if matches!(spec.kind, Kind::Text { .. }) {
+            continue;
+        }
         let before = e.driver.options().clone();
         let mut bad = vec!["nonsense".to_string(), String::new()];
         if let Kind::Spin { min, max, .. } = spec.kind {

@@ -25,6 +25,7 @@ fn search(
     s.prepare(&Engine {
         searcher,
         hash_mb: 16,
+        ..Engine::default()
     });
     let settings = SearchSettings {
         threads,

@@ -77,6 +77,7 @@ fn uct_plain_searches_exactly_as_v0_1_did() {
         session.prepare(&Engine {
             searcher: "uct-plain",
             hash_mb: 64,
+            ..Engine::default()
         });
         let settings = SearchSettings {
             seed: 3,

@@ -6,7 +6,11 @@
 //! proportional to the number of atoms, not to the board.
 
 use rand::Rng;
+use std::sync::OnceLock;
 
+use super::features::{
+    FeatureRows, FeatureSet, Layout as Blocks, PatternTable, clamp_bucket, log_bucket,
+};
 use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board, transform};
 use super::zobrist::{key, salt};
@@ -725,6 +729,180 @@ impl Game for Atoms {
         }
         picture.note("valence: the atoms around an atom; a move keeps it");
         picture
+    }
+
+    fn feature_set(&self) -> Option<FeatureSet> {
+        let l = layout();
+        Some(FeatureSet {
+            name: "atoms",
+            version: 1,
+            position: l.position_size,
+            moves: l.move_size,
+        })
+    }
+
+    fn position_features(&self, out: &mut Vec<u32>) {
+        self.write_position_features(out);
+    }
+
+    fn move_features(&self, moves: &[AtomsMove], out: &mut FeatureRows) {
+        self.write_move_features(moves, out);
+    }
+}
+
+/// Where each kind of feature starts (see `write_*_features`).
+struct Layout {
+    /// Drop: the 3x3 pattern around the cell (empty, own, enemy, off).
+    drop_ring: u32,
+    /// Drop: atoms left in the mover's hand.
+    drop_hand: u32,
+    /// Move: the patterns around the origin and around the target (the
+    /// origin counted empty).
+    from_ring: u32,
+    to_ring: u32,
+    /// Move: own and enemy atoms removed after it.
+    removed: u32,
+    /// Move: the target's valence x the mover's atoms left unstable-prone.
+    valence: u32,
+    move_size: u32,
+    /// Position: material (board + hand) of each side and the difference,
+    /// x drop or movement phase.
+    material: u32,
+    /// Position: legal moves of each side.
+    mobility: u32,
+    /// Position: one per atom: own or enemy x its 3x3 pattern.
+    atom_ring: u32,
+    /// Position: one per atom: own or enemy x friendly x enemy neighbours.
+    contacts: u32,
+    /// Position: moves without removal, by tens, x who leads in material.
+    quiet: u32,
+    position_size: u32,
+}
+
+fn ring_table() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(|| PatternTable::new(8, 4, &PatternTable::dihedral(8, 2)))
+}
+
+fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let rings = ring_table().classes();
+        let b = Blocks::new();
+        let (drop_ring, b) = b.block(rings);
+        let (drop_hand, b) = b.block(MAX_STONES as u32 + 1);
+        let (from_ring, b) = b.block(rings);
+        let (to_ring, b) = b.block(rings);
+        let (removed, b) = b.block(16);
+        let (valence, b) = b.block(9 * 2);
+        let move_size = b.size();
+        let b = Blocks::new();
+        let (material, b) = b.block(2 * (21 + 21 + 17));
+        let (mobility, b) = b.block(2 * 10);
+        let (atom_ring, b) = b.block(2 * rings);
+        let (contacts, b) = b.block(2 * 25);
+        let (quiet, b) = b.block(11 * 3);
+        Layout {
+            drop_ring,
+            drop_hand,
+            from_ring,
+            to_ring,
+            removed,
+            valence,
+            move_size,
+            material,
+            mobility,
+            atom_ring,
+            contacts,
+            quiet,
+            position_size: b.size(),
+        }
+    })
+}
+
+impl Atoms {
+    /// The 8 king-wise offsets in rotational order (E, NE, N, NW, W, SW,
+    /// S, SE).
+    fn ring(&self) -> [isize; 8] {
+        let w = self.width as isize;
+        [1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1]
+    }
+
+    /// The 3x3 pattern around `cell` for `me`: 0 empty, 1 own, 2 enemy, 3
+    /// off the board; `vacated` counts as empty.
+    fn pattern(&self, cell: usize, me: Seat, vacated: usize) -> u32 {
+        let ring = self.ring();
+        ring_table().id(|i| {
+            let x = (cell as isize + ring[i]) as usize;
+            match self.board[x] {
+                _ if x == vacated => 0,
+                EMPTY => 0,
+                OFF_BOARD => 3,
+                c if c == stone(me) => 1,
+                _ => 2,
+            }
+        })
+    }
+
+    fn write_position_features(&self, out: &mut Vec<u32>) {
+        let l = layout();
+        let me = self.to_move;
+        let (m, t) = (me.index(), me.other().index());
+        let drop = self.in_drop_phase() as u32;
+        let material = |s: usize| self.piece_count[s] as i32 + self.hand[s] as i32;
+        let base = l.material + drop * 59;
+        out.push(base + material(m).min(20) as u32);
+        out.push(base + 21 + material(t).min(20) as u32);
+        out.push(base + 42 + clamp_bucket(material(m) - material(t), -8, 8));
+        let mut moves = Vec::new();
+        self.raw_moves(&mut moves);
+        out.push(l.mobility + log_bucket(moves.len() as u32, 4, 10));
+        let mut other = self.clone();
+        other.to_move = me.other();
+        other.raw_moves(&mut moves);
+        out.push(l.mobility + 10 + log_bucket(moves.len() as u32, 4, 10));
+        let rings = ring_table().classes();
+        for (side, s) in [(0u32, m), (1, t)] {
+            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
+                let cell = cell as usize;
+                out.push(l.atom_ring + side * rings + self.pattern(cell, me, 0));
+                let friends = (self.near[s][cell] as u32).min(4);
+                let foes = (self.near[1 - s][cell] as u32).min(4);
+                out.push(l.contacts + side * 25 + friends * 5 + foes);
+            }
+        }
+        let lead = (material(m) - material(t)).signum() + 1;
+        out.push(l.quiet + (self.quiet as u32 / 10).min(10) * 3 + lead as u32);
+    }
+
+    fn write_move_features(&self, moves: &[AtomsMove], out: &mut FeatureRows) {
+        let l = layout();
+        out.clear();
+        let me = self.to_move;
+        let (m, t) = (me.index(), me.other().index());
+        for &mv in moves {
+            let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+            if from == 0 {
+                out.push(l.drop_ring + self.pattern(to, me, 0));
+                out.push(l.drop_hand + self.hand[m] as u32);
+            } else {
+                out.push(l.from_ring + self.pattern(from, me, 0));
+                out.push(l.to_ring + self.pattern(to, me, from));
+            }
+            let mut after = self.clone();
+            after.play(mv);
+            // Drops and moves keep material: only removals lose it.
+            let lost = |s: usize| {
+                (self.piece_count[s] as i32 + self.hand[s] as i32
+                    - after.piece_count[s] as i32
+                    - after.hand[s] as i32)
+                    .clamp(0, 3) as u32
+            };
+            out.push(l.removed + lost(m) * 4 + lost(t));
+            let valence = (self.valence(to) as u32).min(8);
+            out.push(l.valence + valence * 2 + (self.near[t][to] > 0) as u32);
+            out.end_row();
+        }
     }
 }
 

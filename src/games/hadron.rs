@@ -5,10 +5,12 @@
 //! whole legal set is computed at once with bit-sliced neighbour counting.
 
 use super::bitboard::Bits;
+use super::features::{FeatureRows, FeatureSet, Layout as Blocks, PatternTable, clamp_bucket};
 use super::picture::{Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board, transform};
 use super::zobrist::{self, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
+use std::sync::OnceLock;
 
 pub const MIN_SIZE: usize = 3;
 pub const MAX_SIZE: usize = 16;
@@ -328,6 +330,24 @@ impl<B: Bits> Game for Hadron<B> {
     fn can_draw(&self) -> bool {
         false
     }
+
+    fn feature_set(&self) -> Option<FeatureSet> {
+        let l = layout();
+        Some(FeatureSet {
+            name: "hadron",
+            version: 2,
+            position: l.position_size,
+            moves: l.move_size,
+        })
+    }
+
+    fn position_features(&self, out: &mut Vec<u32>) {
+        self.write_position_features(out);
+    }
+
+    fn move_features(&self, moves: &[u16], out: &mut FeatureRows) {
+        self.write_move_features(moves, out);
+    }
 }
 
 impl<B: Bits> Hadron<B> {
@@ -353,6 +373,266 @@ impl<B: Bits> Hadron<B> {
             Some('b')
         } else {
             None
+        }
+    }
+}
+
+/// Where each kind of feature starts (see `write_*_features`).
+struct Layout {
+    /// Move: the 3x3 pattern around the cell (classes under the square's
+    /// symmetries; each cell empty, own, enemy or off the board).
+    pattern: u32,
+    /// Move: what becomes of the four orthogonal neighbours.
+    ortho: u32,
+    /// Move: the change in the number of legal cells x the parity after x
+    /// the phase.
+    delta: u32,
+    /// Move: the distance to the edge x the phase.
+    edge: u32,
+    move_size: u32,
+    /// Position: the number of legal cells (exact up to 48).
+    legal: u32,
+    /// Position: one per empty cell, its orthogonal pattern x legal now.
+    cross: u32,
+    /// Position: empty cells that are illegal but may become legal, x the
+    /// parity of the legal cells.
+    live: u32,
+    /// Position: one per region (orthogonally connected empty cells that
+    /// are or may become legal: regions are independent games), by its
+    /// size x its legal cells.
+    region: u32,
+    /// Position: the parity of the regions x of the legal cells.
+    regions: u32,
+    position_size: u32,
+}
+
+const MAX_LEGAL: u32 = 48;
+const PHASES: u32 = 5;
+const REGION_SIZES: u32 = 6;
+/// Padded code boards are at most this wide (16 + 2).
+const PADDED: usize = MAX_SIZE + 2;
+
+fn square8() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(|| PatternTable::new(8, 4, &PatternTable::dihedral(8, 2)))
+}
+
+fn ortho_moves() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(|| PatternTable::new(4, 7, &PatternTable::dihedral(4, 1)))
+}
+
+fn ortho_cells() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(|| PatternTable::new(4, 4, &PatternTable::dihedral(4, 1)))
+}
+
+fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let b = Blocks::new();
+        let (pattern, b) = b.block(square8().classes());
+        let (ortho, b) = b.block(ortho_moves().classes());
+        let (delta, b) = b.block(10 * 2 * PHASES);
+        let (edge, b) = b.block(4 * PHASES);
+        let move_size = b.size();
+        let b = Blocks::new();
+        let (legal, b) = b.block(MAX_LEGAL + 1);
+        let (cross, b) = b.block(2 * ortho_cells().classes());
+        let (live, b) = b.block(16 * 2);
+        let (region, b) = b.block(REGION_SIZES * 5);
+        let (regions, b) = b.block(4);
+        Layout {
+            pattern,
+            ortho,
+            delta,
+            edge,
+            move_size,
+            legal,
+            cross,
+            live,
+            region,
+            regions,
+            position_size: b.size(),
+        }
+    })
+}
+
+/// The stage of the game by the number of legal cells.
+fn phase(legal: u32) -> u32 {
+    match legal {
+        0..=3 => 0,
+        4..=7 => 1,
+        8..=15 => 2,
+        16..=31 => 3,
+        _ => 4,
+    }
+}
+
+/// The board as codes for the side to move (0 empty, 1 own, 2 enemy, 3
+/// off the board) with a ring of off-board cells around it.
+struct Codes {
+    code: [u8; PADDED * PADDED],
+    width: usize,
+}
+
+impl Codes {
+    /// The padded index of a board cell.
+    #[inline]
+    fn at(&self, n: usize, cell: usize) -> usize {
+        (cell / n + 1) * self.width + cell % n + 1
+    }
+
+    /// The raw pattern of the ring of `offsets` around padded index `p`.
+    #[inline]
+    fn ring<const K: usize>(&self, p: usize, offsets: &[isize; K]) -> usize {
+        offsets.iter().rev().fold(0, |raw, &o| {
+            raw * 4 + self.code[(p as isize + o) as usize] as usize
+        })
+    }
+}
+
+impl<B: Bits> Hadron<B> {
+    fn codes(&self) -> Codes {
+        let n = self.n;
+        let width = n + 2;
+        let mut code = [3u8; PADDED * PADDED];
+        let own = self.tiles[self.to_move.index()];
+        let enemy = self.tiles[self.to_move.other().index()];
+        for c in 0..n * n {
+            code[(c / n + 1) * width + c % n + 1] = own.test(c) as u8 | (enemy.test(c) as u8) << 1;
+        }
+        Codes { code, width }
+    }
+
+    /// The 8 neighbours in rotational order (E, NE, N, NW, W, SW, S, SE)
+    /// as padded offsets; the orthogonal ones are the even positions.
+    fn ring8(width: usize) -> [isize; 8] {
+        let w = width as isize;
+        [1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1]
+    }
+
+    fn cross4(width: usize) -> [isize; 4] {
+        let w = width as isize;
+        [1, w, -1, -w]
+    }
+
+    /// `set` grown by one step in the four directions (within the board).
+    #[inline]
+    fn spread(&self, set: B) -> B {
+        let m = &self.masks;
+        let n = self.n as u32;
+        set | ((set >> 1) & m.not_last_file)
+            | ((set << 1) & m.not_first_file)
+            | (set >> n)
+            | ((set << n) & m.board)
+    }
+
+    fn write_position_features(&self, out: &mut Vec<u32>) {
+        let l = layout();
+        let n = self.n;
+        let legal = self.legal_set();
+        let count = legal.count();
+        out.push(l.legal + count.min(MAX_LEGAL));
+        let codes = self.codes();
+        let cross = Self::cross4(codes.width);
+        let empty = self.masks.board & !(self.tiles[0] | self.tiles[1]);
+        let mut live_set = legal;
+        let mut live = 0;
+        for c in empty.ones() {
+            let raw = codes.ring(codes.at(n, c), &cross);
+            let is_legal = legal.test(c);
+            out.push(l.cross + 2 * ortho_cells().class_of(raw) + is_legal as u32);
+            if !is_legal {
+                let (mut o, mut e, mut m) = (0u32, 0u32, 0u32);
+                for k in 0..4 {
+                    match (raw >> (2 * k)) & 3 {
+                        0 => m += 1,
+                        1 => o += 1,
+                        2 => e += 1,
+                        _ => {}
+                    }
+                }
+                if o <= 2 && e <= 2 && o.abs_diff(e) <= m {
+                    live += 1;
+                    live_set |= B::bit(c);
+                }
+            }
+        }
+        out.push(l.live + 2 * live.min(15) + count % 2);
+        // Regions: connected parts of the live cells.
+        let mut rest = live_set;
+        let mut regions = 0;
+        while !rest.is_empty() {
+            let mut region = B::bit(rest.lowest());
+            loop {
+                let grown = self.spread(region) & live_set;
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            rest &= !region;
+            regions += 1;
+            let size = region.count().min(1 << (REGION_SIZES - 1));
+            let size = 31 - size.leading_zeros();
+            out.push(l.region + size * 5 + (region & legal).count().min(4));
+        }
+        out.push(l.regions + 2 * (regions % 2) + count % 2);
+    }
+
+    fn write_move_features(&self, moves: &[u16], out: &mut FeatureRows) {
+        let l = layout();
+        out.clear();
+        let n = self.n;
+        let before = self.legal_set();
+        let count = before.count();
+        let stage = phase(count);
+        let codes = self.codes();
+        let ring = Self::ring8(codes.width);
+        for &mv in moves {
+            let c = mv as usize;
+            let mut after = self.clone();
+            after.place(c);
+            let now = after.legal_set();
+            let p = codes.at(n, c);
+            out.push(l.pattern + square8().class_of(codes.ring(p, &ring)));
+            let mut raw = 0;
+            for k in (0..4).rev() {
+                let state = match self.offset(c, k) {
+                    None => 0,
+                    Some(x) => match (codes.code[codes.at(n, x)], before.test(x), now.test(x)) {
+                        (1, _, _) => 1,
+                        (2, _, _) => 2,
+                        (_, true, true) => 3,
+                        (_, true, false) => 4,
+                        (_, false, true) => 5,
+                        _ => 6,
+                    },
+                };
+                raw = raw * 7 + state;
+            }
+            out.push(l.ortho + ortho_moves().class_of(raw));
+            let change = now.count() as i32 - count as i32;
+            let delta = clamp_bucket(change, -5, 4);
+            out.push(l.delta + (delta * 2 + now.count() % 2) * PHASES + stage);
+            let (x, y) = (c % n, c / n);
+            let edge = x.min(n - 1 - x).min(y).min(n - 1 - y).min(3) as u32;
+            out.push(l.edge + edge * PHASES + stage);
+            out.end_row();
+        }
+    }
+
+    /// The orthogonal neighbour of `cell` in direction `k` (E, N, W, S).
+    #[inline]
+    fn offset(&self, cell: usize, k: usize) -> Option<usize> {
+        let n = self.n;
+        let (x, y) = (cell % n, cell / n);
+        match k {
+            0 => (x + 1 < n).then(|| cell + 1),
+            1 => (y + 1 < n).then(|| cell + n),
+            2 => (x > 0).then(|| cell - 1),
+            _ => (y > 0).then(|| cell - n),
         }
     }
 }

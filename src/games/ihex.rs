@@ -26,6 +26,9 @@
 //! (about 300 kB at side 10, 20 kB at side 6).
 
 use super::bitboard::Bits;
+use super::features::{
+    FeatureRows, FeatureSet, Layout as Blocks, PatternTable, clamp_bucket, log_bucket,
+};
 use super::hexhex::{self, HexGrid};
 use super::picture::{Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows};
@@ -1065,6 +1068,173 @@ impl<B: Bits> Game for Ihex<B> {
         twice.sort_unstable();
         twice.dedup();
         twice
+    }
+
+    fn feature_set(&self) -> Option<FeatureSet> {
+        let l = layout();
+        Some(FeatureSet {
+            name: "ihex",
+            version: 1,
+            position: l.position_size,
+            moves: l.move_size,
+        })
+    }
+
+    fn position_features(&self, out: &mut Vec<u32>) {
+        self.write_position_features(out);
+    }
+
+    fn move_features(&self, moves: &[u16], out: &mut FeatureRows) {
+        self.write_move_features(moves, out);
+    }
+}
+
+/// Where each kind of feature starts (see `write_*_features`).
+struct FeatureLayout {
+    /// Placement: the six neighbours (empty, own, enemy, off).
+    ring: u32,
+    /// Placement: stones captured (0 for none).
+    captured: u32,
+    /// Placement: own x enemy neighbours.
+    contacts: u32,
+    pass: u32,
+    move_size: u32,
+    /// Position: stones, own minus enemy, x the phase.
+    material: u32,
+    /// Position: legal placements of each side.
+    mobility: u32,
+    /// Position: placements that capture, for each side, and the largest
+    /// capture the side to move has.
+    threats: u32,
+    /// Position: one per empty cell, its six neighbours.
+    empty_ring: u32,
+    /// Position: one per stone, own or enemy x its six neighbours.
+    stone_ring: u32,
+    position_size: u32,
+}
+
+const PHASES: u32 = 4;
+
+fn ring_table() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(|| PatternTable::new(6, 4, &PatternTable::dihedral(6, 1)))
+}
+
+fn layout() -> &'static FeatureLayout {
+    static LAYOUT: OnceLock<FeatureLayout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let rings = ring_table().classes();
+        let b = Blocks::new();
+        let (ring, b) = b.block(rings);
+        let (captured, b) = b.block(10);
+        let (contacts, b) = b.block(49);
+        let (pass, b) = b.block(1);
+        let move_size = b.size();
+        let b = Blocks::new();
+        let (material, b) = b.block(31 * PHASES);
+        let (mobility, b) = b.block(2 * 10);
+        let (threats, b) = b.block(3 * 10);
+        let (empty_ring, b) = b.block(rings);
+        let (stone_ring, b) = b.block(2 * rings);
+        FeatureLayout {
+            ring,
+            captured,
+            contacts,
+            pass,
+            move_size,
+            material,
+            mobility,
+            threats,
+            empty_ring,
+            stone_ring,
+            position_size: b.size(),
+        }
+    })
+}
+
+impl<B: Bits> Ihex<B> {
+    /// The six neighbours of `c` for `me`: 0 empty, 1 own, 2 enemy, 3 off.
+    fn rosette(&self, c: usize, me: Seat) -> u32 {
+        let grid = self.t.grid;
+        ring_table().id(|i| {
+            let nb = grid.neighbours[c][i];
+            if nb == hexhex::NONE {
+                3
+            } else if self.stones[me.index()].test(nb as usize) {
+                1
+            } else if self.stones[me.other().index()].test(nb as usize) {
+                2
+            } else {
+                0
+            }
+        })
+    }
+
+    fn write_position_features(&self, out: &mut Vec<u32>) {
+        let l = layout();
+        let me = self.to_move;
+        let cells = self.t.grid.len() as u32;
+        let filled = self.filled().count();
+        let phase = (PHASES * filled / (cells + 1)).min(PHASES - 1);
+        let (mine, theirs) = (
+            self.stones[me.index()].count() as i32,
+            self.stones[me.other().index()].count() as i32,
+        );
+        out.push(l.material + clamp_bucket(mine - theirs, -15, 15) * PHASES + phase);
+        let mut legal = [0u32; 2];
+        let mut captures = [0u32; 2];
+        let mut largest = 0;
+        for c in self.empty().ones() {
+            for (k, seat) in [me, me.other()].into_iter().enumerate() {
+                match self.placement(seat, c) {
+                    Placement::Illegal => {}
+                    Placement::Quiet => legal[k] += 1,
+                    Placement::Capture(stones) => {
+                        legal[k] += 1;
+                        captures[k] += 1;
+                        if k == 0 {
+                            largest = largest.max(stones.count());
+                        }
+                    }
+                }
+            }
+            out.push(l.empty_ring + self.rosette(c, me));
+        }
+        out.push(l.mobility + log_bucket(legal[0], 4, 10));
+        out.push(l.mobility + 10 + log_bucket(legal[1], 4, 10));
+        out.push(l.threats + log_bucket(captures[0], 4, 10));
+        out.push(l.threats + 10 + log_bucket(captures[1], 4, 10));
+        out.push(l.threats + 20 + log_bucket(largest, 4, 10));
+        let rings = ring_table().classes();
+        for (side, seat) in [(0, me), (1, me.other())] {
+            for c in self.stones[seat.index()].ones() {
+                out.push(l.stone_ring + side * rings + self.rosette(c, me));
+            }
+        }
+    }
+
+    fn write_move_features(&self, moves: &[u16], out: &mut FeatureRows) {
+        let l = layout();
+        out.clear();
+        let me = self.to_move;
+        for &mv in moves {
+            if mv == PASS {
+                out.push(l.pass);
+                out.end_row();
+                continue;
+            }
+            let c = mv as usize;
+            out.push(l.ring + self.rosette(c, me));
+            let captured = match self.placement(me, c) {
+                Placement::Capture(stones) => stones.count(),
+                _ => 0,
+            };
+            out.push(l.captured + log_bucket(captured, 4, 10));
+            let friends = (self.t.neighbours[c] & self.stones[me.index()]).count();
+            let foes = (self.t.neighbours[c] & self.stones[me.other().index()]).count();
+            out.push(l.contacts + friends.min(6) * 7 + foes.min(6));
+            out.end_row();
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod atoms;
 pub mod bitboard;
 pub mod config;
+pub mod features;
 pub mod hadron;
 pub mod hexhex;
 pub mod ihex;
@@ -17,6 +18,7 @@ pub mod tritium;
 pub mod zobrist;
 
 pub use config::{DEFAULT_GAME, GameConfig};
+pub use features::{FeatureRows, FeatureSet};
 
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -260,6 +262,26 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// reaching one again is a draw by repetition.
     fn seen_twice(&self) -> Vec<u64> {
         Vec::new()
+    }
+
+    /// The features a learned model reads (`model`), or `None` when the
+    /// game describes none (then it has no learned knowledge).
+    fn feature_set(&self) -> Option<FeatureSet> {
+        None
+    }
+
+    /// The active features of the position (not finished), seen from the
+    /// side to move, as indices below `feature_set().position`.
+    fn position_features(&self, _out: &mut Vec<u32>) {}
+
+    /// One row of active features per move of `moves` (legal moves of this
+    /// position, in order), seen from the side to move, as indices below
+    /// `feature_set().moves`.
+    fn move_features(&self, moves: &[Self::Move], out: &mut FeatureRows) {
+        out.clear();
+        for _ in moves {
+            out.end_row();
+        }
     }
 }
 

@@ -17,11 +17,15 @@
 //! and for each flipped run the two enemy pieces, whose far ends are found
 //! by walking both pieces in turn until the shorter one ends.
 
+use super::features::{
+    FeatureRows, FeatureSet, Layout as Blocks, PatternTable, clamp_bucket, log_bucket,
+};
 use super::hexhex::{self, HexGrid, NONE};
 use super::picture::{Detail, Ink, Link, Picture, Piece, Shape, Tone, turn_note};
 use super::zobrist::{key, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 use std::fmt;
+use std::sync::OnceLock;
 
 pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 14;
@@ -1323,6 +1327,292 @@ impl<const C: usize> Game for Nadraz<C> {
     /// every turn fills a cell.
     fn can_draw(&self) -> bool {
         false
+    }
+
+    fn feature_set(&self) -> Option<FeatureSet> {
+        let l = layout();
+        Some(FeatureSet {
+            name: "nadraz",
+            version: 1,
+            position: l.position_size,
+            moves: l.move_size,
+        })
+    }
+
+    fn position_features(&self, out: &mut Vec<u32>) {
+        self.write_position_features(out);
+    }
+
+    fn move_features(&self, moves: &[NadrazMove], out: &mut FeatureRows) {
+        self.write_move_features(moves, out);
+    }
+}
+
+/// Where each kind of feature starts (see `write_*_features`).
+struct Layout {
+    /// Walk: the length of the snake it starts from.
+    start_length: u32,
+    /// Walk: stones placed x enemy stones flipped.
+    stones: u32,
+    /// Walk: the snake's length after it x its rank among the mover's
+    /// snakes x its excess over the opponent's longest.
+    result: u32,
+    /// Walk: the friendly snake the last stone joins (none, or its length).
+    joined: u32,
+    /// Walk: the enemy snake cut (its length x its rank among theirs).
+    cut: u32,
+    /// Walk: the last stone's six neighbours (own, enemy, empty, off) x
+    /// whether it stands on the edge.
+    ring: u32,
+    /// Walk: its direction from the centre (in, along, out) x the phase.
+    heading: u32,
+    /// Pie: each egg's distance from the centre, and theirs apart.
+    pie: u32,
+    choice: u32,
+    pass: u32,
+    move_size: u32,
+    /// Position: the phase of the game (pie, choice, play stages).
+    stage: u32,
+    /// Position: the three longest snakes, own minus enemy, x the phase.
+    top: u32,
+    /// Position: who would win if the game ended now x the phase.
+    leader: u32,
+    /// Position: eggs and snakes of each side.
+    counts: u32,
+    /// Position: who placed the last stone (the tie-break).
+    last: u32,
+    position_size: u32,
+}
+
+const LENGTHS: u32 = 10;
+const PHASES: u32 = 4;
+
+fn ring_table() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(|| PatternTable::new(6, 4, &PatternTable::dihedral(6, 1)))
+}
+
+fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let b = Blocks::new();
+        let (start_length, b) = b.block(LENGTHS * PHASES);
+        let (stones, b) = b.block(7 * 5);
+        let (result, b) = b.block(LENGTHS * 3 * 7 * PHASES);
+        let (joined, b) = b.block(LENGTHS + 1);
+        let (cut, b) = b.block(LENGTHS * 3 + 1);
+        let (ring, b) = b.block(2 * ring_table().classes());
+        let (heading, b) = b.block(3 * PHASES);
+        let (pie, b) = b.block(3 * 16);
+        let (choice, b) = b.block(2);
+        let (pass, b) = b.block(1);
+        let move_size = b.size();
+        let b = Blocks::new();
+        let (stage, b) = b.block(2 + PHASES);
+        let (top, b) = b.block(3 * 21 * PHASES);
+        let (leader, b) = b.block(3 * PHASES);
+        let (counts, b) = b.block(4 * 16);
+        let (last, b) = b.block(3);
+        Layout {
+            start_length,
+            stones,
+            result,
+            joined,
+            cut,
+            ring,
+            heading,
+            pie,
+            choice,
+            pass,
+            move_size,
+            stage,
+            top,
+            leader,
+            counts,
+            last,
+            position_size: b.size(),
+        }
+    })
+}
+
+impl<const C: usize> Nadraz<C> {
+    /// The stage of play by the share of interior cells filled.
+    fn play_phase(&self) -> u32 {
+        let interior = self.interior_cells().count() as u32;
+        let filled = self
+            .interior_cells()
+            .filter(|&x| self.board[x as usize] != EMPTY)
+            .count() as u32;
+        (PHASES * filled / (interior + 1)).min(PHASES - 1)
+    }
+
+    /// Hex distance from the centre.
+    fn distance_from_centre(&self, x: u16) -> u32 {
+        let c = self.size() as i32 - 1;
+        let (q, r) = self.grid.coords[x as usize];
+        let (dq, dr) = (q - c, r - c);
+        dq.abs().max(dr.abs()).max((dq - dr).abs()) as u32
+    }
+
+    fn distance(&self, a: u16, b: u16) -> u32 {
+        let (q0, r0) = self.grid.coords[a as usize];
+        let (q1, r1) = self.grid.coords[b as usize];
+        let (dq, dr) = (q1 - q0, r1 - r0);
+        dq.abs().max(dr.abs()).max((dq - dr).abs()) as u32
+    }
+
+    /// The length of the snake through the stone on `x` (any stone).
+    fn snake_through(&self, x: u16) -> u32 {
+        let colour = self.board[x as usize] as usize - 1;
+        let mut length = 1;
+        let first = self.friend_besides(colour, x, NONE);
+        let mut ways = [first, NONE];
+        if first != NONE {
+            ways[1] = self.friend_besides(colour, x, first);
+        }
+        for start in ways {
+            let (mut from, mut at) = (x, start);
+            while at != NONE {
+                length += 1;
+                let next = self.friend_besides(colour, at, from);
+                (from, at) = (at, next);
+            }
+        }
+        length
+    }
+
+    fn write_position_features(&self, out: &mut Vec<u32>) {
+        let l = layout();
+        match self.phase {
+            Phase::Pie => return out.push(l.stage),
+            Phase::Choice => return out.push(l.stage + 1),
+            Phase::Play => {}
+        }
+        let phase = self.play_phase();
+        out.push(l.stage + 2 + phase);
+        let me = self.colour_of(self.to_move);
+        let (my_top, my_eggs, _) = self.profile(me);
+        let (their_top, their_eggs, _) = self.profile(1 - me);
+        for k in 0..3 {
+            let diff = clamp_bucket(my_top[k] - their_top[k], -10, 10);
+            out.push(l.top + (k as u32 * 21 + diff) * PHASES + phase);
+        }
+        let leader = match self.snake_winner() {
+            None => 0,
+            Some(colour) if colour == me => 1,
+            Some(_) => 2,
+        };
+        out.push(l.leader + leader * PHASES + phase);
+        let snakes = |colour: usize| self.end_count[colour] as u32;
+        out.push(l.counts + (my_eggs as u32).min(15));
+        out.push(l.counts + 16 + (their_eggs as u32).min(15));
+        out.push(l.counts + 32 + (snakes(me) / 2).min(15));
+        out.push(l.counts + 48 + (snakes(1 - me) / 2).min(15));
+        out.push(
+            l.last
+                + match self.last {
+                    None => 0,
+                    Some(seat) if seat == self.to_move => 1,
+                    Some(_) => 2,
+                },
+        );
+    }
+
+    fn write_move_features(&self, moves: &[NadrazMove], out: &mut FeatureRows) {
+        let l = layout();
+        out.clear();
+        let playing = self.phase == Phase::Play;
+        let me = if playing {
+            self.colour_of(self.to_move)
+        } else {
+            BLACK
+        };
+        let (my_top, _, _) = self.profile(me);
+        let (their_top, _, _) = self.profile(1 - me);
+        let phase = if playing { self.play_phase() } else { 0 };
+        let mine = me as u8 + 1;
+        for &mv in moves {
+            let (kind, a, b) = decode(mv);
+            match kind {
+                PIE => {
+                    out.push(l.pie + self.distance_from_centre(a).min(15));
+                    out.push(l.pie + 16 + self.distance_from_centre(b).min(15));
+                    out.push(l.pie + 32 + self.distance(a, b).min(15));
+                }
+                CHOICE => out.push(l.choice + b as u32),
+                PASS_KIND => out.push(l.pass),
+                _ => {
+                    let (s, t) = (a, b);
+                    let d = self
+                        .grid
+                        .line_direction(s, t)
+                        .expect("a walk runs along a line");
+                    let (mut placed, mut flipped, mut absorbed) = (0u32, 0u32, 0u32);
+                    let mut cut = None;
+                    let mut x = s;
+                    while x != t {
+                        x = self.grid.step(x, d);
+                        match self.board[x as usize] {
+                            EMPTY => placed += 1,
+                            c if c == mine => absorbed += 1,
+                            _ => {
+                                flipped += 1;
+                                cut.get_or_insert(x);
+                            }
+                        }
+                    }
+                    let start = self.length[s as usize] as u32;
+                    out.push(l.start_length + log_bucket(start, 6, LENGTHS) * PHASES + phase);
+                    out.push(l.stones + placed.min(6) * 5 + flipped.min(4));
+                    let before_t = self.grid.step(t, (d + 3) % 6);
+                    let joined = self.friend_besides(me, t, before_t);
+                    let extra = if joined == NONE {
+                        out.push(l.joined);
+                        0
+                    } else {
+                        let extra = self.length[joined as usize] as u32;
+                        out.push(l.joined + 1 + log_bucket(extra, 6, LENGTHS).min(LENGTHS - 1));
+                        extra
+                    };
+                    let length = start + placed + flipped + absorbed + extra;
+                    let rank = my_top.iter().filter(|&&top| top as u32 > length).count() as u32;
+                    let excess = clamp_bucket(length as i32 - their_top[0], -3, 3);
+                    let bucket = log_bucket(length, 6, LENGTHS);
+                    out.push(l.result + ((bucket * 3 + rank) * 7 + excess) * PHASES + phase);
+                    match cut {
+                        None => out.push(l.cut),
+                        Some(x) => {
+                            let theirs = self.snake_through(x);
+                            let rank =
+                                their_top.iter().filter(|&&top| top as u32 > theirs).count() as u32;
+                            out.push(l.cut + 1 + log_bucket(theirs, 6, LENGTHS) * 3 + rank);
+                        }
+                    }
+                    let ring = ring_table().id(|i| {
+                        let nb = self.grid.neighbours[t as usize][i];
+                        if nb == NONE {
+                            return 3;
+                        }
+                        match self.board[nb as usize] {
+                            EMPTY => 0,
+                            c if c == mine => 1,
+                            _ => 2,
+                        }
+                    });
+                    out.push(l.ring + 2 * ring + self.grid.edge[t as usize] as u32);
+                    let heading = match self
+                        .distance_from_centre(t)
+                        .cmp(&self.distance_from_centre(s))
+                    {
+                        std::cmp::Ordering::Less => 0,
+                        std::cmp::Ordering::Equal => 1,
+                        std::cmp::Ordering::Greater => 2,
+                    };
+                    out.push(l.heading + heading * PHASES + phase);
+                }
+            }
+            out.end_row();
+        }
     }
 }
 

@@ -13,11 +13,15 @@
 //! then lookups, never flood fills. The position is a fixed-size `Copy`
 //! struct, so make/unmake is copy-make.
 
+use super::features::{
+    FeatureRows, FeatureSet, Layout as Blocks, PatternTable, clamp_bucket, log_bucket,
+};
 use super::hexhex::{self, HexGrid};
 use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
 use super::zobrist::{key, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below, split_drop};
 use std::fmt;
+use std::sync::OnceLock;
 
 pub const MIN_SIZE: usize = 4;
 pub const MAX_SIZE: usize = 7;
@@ -926,6 +930,24 @@ impl Game for Tritium {
     fn can_draw(&self) -> bool {
         false
     }
+
+    fn feature_set(&self) -> Option<FeatureSet> {
+        let l = layout();
+        Some(FeatureSet {
+            name: "tritium",
+            version: 1,
+            position: l.position_size,
+            moves: l.move_size,
+        })
+    }
+
+    fn position_features(&self, out: &mut Vec<u32>) {
+        self.write_position_features(out);
+    }
+
+    fn move_features(&self, moves: &[TritiumMove], out: &mut FeatureRows) {
+        self.write_move_features(moves, out);
+    }
 }
 
 impl Tritium {
@@ -958,6 +980,264 @@ impl Tritium {
                 expected[0], expected[1]
             ))
         }
+    }
+}
+
+/// Where each kind of feature starts (see `write_*_features`).
+struct Layout {
+    /// Tile move: the six neighbours (off, empty, another colour, or the
+    /// same colour in a free, own, enemy or tied region), by symmetry class.
+    tile_ring: u32,
+    /// Tile move: the status x size of the region the tile ends up in.
+    tile_region: u32,
+    /// Tile move: the change of the score (controlled tiles, own - enemy).
+    tile_score: u32,
+    /// Tile move: tiles of the colour left after it x the phase.
+    tile_supply: u32,
+    /// Tile move: whether the opponent may flag next x the largest free
+    /// region after the move.
+    tile_threat: u32,
+    /// Flag move: the region's size x its rank among the free regions.
+    flag_size: u32,
+    /// Flag move: empty cells beside the region x tiles of its colour left.
+    flag_room: u32,
+    /// Flag move: the largest free region left x whether the opponent may
+    /// flag next.
+    flag_left: u32,
+    pass: u32,
+    move_size: u32,
+    /// Position: the score (own - enemy controlled tiles) x the phase.
+    score: u32,
+    /// Position: the hand evaluation (`evaluate`) x the phase.
+    eval: u32,
+    /// Position: who may flag (me, the opponent).
+    may_flag: u32,
+    /// Position: who played the first flag (none, me, the opponent).
+    first: u32,
+    /// Position: empty cells, in fours.
+    empties: u32,
+    /// Position: one per region, by status x size.
+    regions: u32,
+    /// Position: one per empty cell, by the statuses of the regions beside it.
+    frontier: u32,
+    position_size: u32,
+}
+
+/// Region status seen from the side to move.
+const FREE: u32 = 0;
+const MINE: u32 = 1;
+const THEIRS: u32 = 2;
+const TIED: u32 = 3;
+const SIZES: u32 = 12;
+const PHASES: u32 = 4;
+
+fn ring_table() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(|| PatternTable::new(6, 7, &PatternTable::dihedral(6, 1)))
+}
+
+fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let b = Blocks::new();
+        let (tile_ring, b) = b.block(ring_table().classes());
+        let (tile_region, b) = b.block(4 * SIZES);
+        let (tile_score, b) = b.block(17 * PHASES);
+        let (tile_supply, b) = b.block(6 * PHASES);
+        let (tile_threat, b) = b.block(2 * SIZES);
+        let (flag_size, b) = b.block(SIZES * 4 * PHASES);
+        let (flag_room, b) = b.block(9 * 4);
+        let (flag_left, b) = b.block(SIZES * 2);
+        let (pass, b) = b.block(1);
+        let move_size = b.size();
+        let b = Blocks::new();
+        let (score, b) = b.block(41 * PHASES);
+        let (eval, b) = b.block(41 * PHASES);
+        let (may_flag, b) = b.block(4);
+        let (first, b) = b.block(3);
+        let (empties, b) = b.block(32);
+        let (regions, b) = b.block(4 * SIZES);
+        let (frontier, b) = b.block(27);
+        Layout {
+            tile_ring,
+            tile_region,
+            tile_score,
+            tile_supply,
+            tile_threat,
+            flag_size,
+            flag_room,
+            flag_left,
+            pass,
+            move_size,
+            score,
+            eval,
+            may_flag,
+            first,
+            empties,
+            regions,
+            frontier,
+            position_size: b.size(),
+        }
+    })
+}
+
+impl Tritium {
+    /// A region's status for `me`.
+    fn status(&self, root: usize, me: Seat) -> u32 {
+        let region = self.region[root];
+        match region.controller() {
+            _ if region.is_free() => FREE,
+            Some(seat) if seat == me => MINE,
+            Some(_) => THEIRS,
+            None => TIED,
+        }
+    }
+
+    /// The stage of the game by the empty cells left.
+    fn phase(&self) -> u32 {
+        (PHASES * (self.cells - self.empties) as u32 / (self.cells as u32 + 1)).min(PHASES - 1)
+    }
+
+    /// The score for `me`: own controlled tiles minus the opponent's.
+    fn score_for(&self, me: Seat) -> i32 {
+        self.controlled[me.index()] as i32 - self.controlled[me.other().index()] as i32
+    }
+
+    /// The roots of the free regions, largest first.
+    fn free_roots(&self) -> Vec<usize> {
+        let mut roots: Vec<usize> = (0..self.cells)
+            .filter(|&c| {
+                self.tile[c] != 0 && self.root[c] as usize == c && self.region[c].is_free()
+            })
+            .collect();
+        roots.sort_by_key(|&r| std::cmp::Reverse(self.region[r].size));
+        roots
+    }
+
+    fn largest_free(&self) -> u32 {
+        self.free_roots()
+            .first()
+            .map_or(0, |&r| self.region[r].size as u32)
+    }
+
+    fn write_position_features(&self, out: &mut Vec<u32>) {
+        let l = layout();
+        let me = self.to_move;
+        let phase = self.phase();
+        out.push(l.score + clamp_bucket(self.score_for(me), -20, 20) * PHASES + phase);
+        out.push(l.eval + clamp_bucket(self.evaluate() / 50, -20, 20) * PHASES + phase);
+        out.push(l.may_flag + 2 * self.may_flag(me) as u32 + self.may_flag(me.other()) as u32);
+        out.push(
+            l.first
+                + match self.first_flag {
+                    None => 0,
+                    Some(seat) if seat == me => 1,
+                    Some(_) => 2,
+                },
+        );
+        out.push(l.empties + (self.empties as u32 / 4).min(31));
+        for c in 0..self.cells {
+            if self.tile[c] != 0 && self.root[c] as usize == c {
+                let size = log_bucket(self.region[c].size as u32, 8, SIZES);
+                out.push(l.regions + self.status(c, me) * SIZES + size);
+            }
+        }
+        for &c in &self.order[..self.empties] {
+            let c = c as usize;
+            let mut seen = [0u32; 3];
+            let mut roots = [usize::MAX; 6];
+            for (k, &nb) in self.grid.neighbours[c].iter().enumerate() {
+                if nb == hexhex::NONE || self.tile[nb as usize] == 0 {
+                    continue;
+                }
+                let root = self.root[nb as usize] as usize;
+                if roots.contains(&root) {
+                    continue;
+                }
+                roots[k] = root;
+                match self.status(root, me) {
+                    MINE => seen[0] += 1,
+                    THEIRS => seen[1] += 1,
+                    FREE => seen[2] += 1,
+                    _ => {}
+                }
+            }
+            out.push(l.frontier + seen[0].min(2) * 9 + seen[1].min(2) * 3 + seen[2].min(2));
+        }
+    }
+
+    fn write_move_features(&self, moves: &[TritiumMove], out: &mut FeatureRows) {
+        let l = layout();
+        out.clear();
+        let me = self.to_move;
+        let phase = self.phase();
+        let score = self.score_for(me);
+        let free = self.free_roots();
+        for &mv in moves {
+            if mv == PASS {
+                out.push(l.pass);
+                out.end_row();
+                continue;
+            }
+            let (kind, cell) = (mv >> 8, (mv & 0xff) as usize);
+            let mut after = *self;
+            after.play(mv);
+            if kind == FLAG_KIND {
+                let root = self.root[cell] as usize;
+                let size = log_bucket(self.region[root].size as u32, 8, SIZES);
+                let rank = free.iter().position(|&r| r == root).unwrap_or(3).min(3) as u32;
+                out.push(l.flag_size + (size * 4 + rank) * PHASES + phase);
+                let colour = self.tile[cell] as usize - 1;
+                let room = self.room_around(root);
+                out.push(l.flag_room + room.min(8) * 4 + (self.supply[colour] as u32).min(3));
+                let left = log_bucket(after.largest_free(), 8, SIZES);
+                out.push(l.flag_left + left * 2 + after.may_flag(me.other()) as u32);
+            } else {
+                let colour = kind as u8 + 1;
+                let ring = ring_table().id(|i| {
+                    let nb = self.grid.neighbours[cell][i];
+                    if nb == hexhex::NONE {
+                        return 0;
+                    }
+                    match self.tile[nb as usize] {
+                        0 => 1,
+                        t if t != colour => 2,
+                        _ => 3 + self.status(self.root[nb as usize] as usize, me),
+                    }
+                });
+                out.push(l.tile_ring + ring);
+                let root = after.root[cell] as usize;
+                let size = log_bucket(after.region[root].size as u32, 8, SIZES);
+                out.push(l.tile_region + after.status(root, me) * SIZES + size);
+                let gain = clamp_bucket(after.score_for(me) - score, -8, 8);
+                out.push(l.tile_score + gain * PHASES + phase);
+                let supply = (after.supply[kind as usize] as u32).min(5);
+                out.push(l.tile_supply + supply * PHASES + phase);
+                let threat = log_bucket(after.largest_free(), 8, SIZES);
+                out.push(l.tile_threat + threat * 2 + after.may_flag(me.other()) as u32);
+            }
+            out.end_row();
+        }
+    }
+
+    /// Empty cells beside the region of `root`.
+    fn room_around(&self, root: usize) -> u32 {
+        let mut room = 0u32;
+        let mut seen = [false; MAX_CELLS];
+        let mut cell = root;
+        loop {
+            for &nb in &self.grid.neighbours[cell] {
+                if nb != hexhex::NONE && self.tile[nb as usize] == 0 && !seen[nb as usize] {
+                    seen[nb as usize] = true;
+                    room += 1;
+                }
+            }
+            cell = self.next[cell] as usize;
+            if cell == root {
+                break;
+            }
+        }
+        room
     }
 }
 

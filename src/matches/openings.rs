@@ -258,9 +258,14 @@ pub fn generate(config: &GameConfig, generator: &Generator) -> Result<Suite, Str
         move_overhead_ms: 0,
         ..SearchSettings::default()
     };
+    // The suites were made without learned weights; they stay reproducible.
+    session
+        .set_weights("none")
+        .expect("no weights always loads");
     session.prepare(&Engine {
         searcher: "mcts",
         hash_mb: 16,
+        ..Engine::default()
     });
     let limits = Limits {
         nodes: Some(generator.nodes.max(1)),

@@ -11,6 +11,7 @@ use super::format;
 use super::options::{self, Effect, Options};
 use crate::draw::svg;
 use crate::games::{GameConfig, Seat};
+use crate::model;
 use crate::registry;
 use crate::search::Limits;
 use crate::session::{SearchRun, Session};
@@ -54,6 +55,8 @@ pub struct Driver {
     /// Why the last `position` (or game option) failed: `go` refuses to
     /// play until a valid position arrives.
     invalid_position: Option<String>,
+    /// The session reads the weights the `Weights` option names.
+    weights_applied: bool,
 }
 
 impl Driver {
@@ -71,7 +74,7 @@ impl Driver {
                 registry::create(&options.game).expect("the default game builds")
             }
         };
-        Driver {
+        let mut driver = Driver {
             out,
             options,
             session: Some(session),
@@ -79,6 +82,26 @@ impl Driver {
             game_changed: false,
             prepared: false,
             invalid_position: None,
+            weights_applied: false,
+        };
+        driver.apply_weights();
+        driver
+    }
+
+    /// Gives the session the weights of the `Weights` option (a fresh
+    /// session has the embedded ones); an error keeps the embedded ones.
+    fn apply_weights(&mut self) {
+        if self.weights_applied {
+            return;
+        }
+        self.weights_applied = true;
+        let option = self.options.engine.weights.clone();
+        if self.session().weights_in_use() == model::Source::parse(&option).to_string() {
+            return;
+        }
+        self.prepared = false;
+        if let Err(e) = self.session().set_weights(&option) {
+            self.error(&format!("Weights: {e}; keeping the built-in weights"));
         }
     }
 
@@ -108,6 +131,7 @@ impl Driver {
                 if self.session.is_none() && self.running.is_none() {
                     self.session = registry::create(&self.options.game).ok();
                     self.prepared = false;
+                    self.weights_applied = false;
                 }
                 Flow::Continue
             }
@@ -167,6 +191,7 @@ impl Driver {
                 self.error("the search thread failed; the game is restarted");
                 self.session = registry::create(&self.options.game).ok();
                 self.prepared = false;
+                self.weights_applied = false;
             }
         }
     }
@@ -181,6 +206,7 @@ impl Driver {
                 .expect("the default game builds");
             self.session = Some(game);
             self.prepared = false;
+            self.weights_applied = false;
         }
         self.session.as_mut().expect("a session exists")
     }
@@ -215,8 +241,10 @@ impl Driver {
             self.session = None;
             self.session = Some(registry::create(&resolved)?);
             self.prepared = false;
+            self.weights_applied = false;
         }
         self.game_changed = false;
+        self.apply_weights();
         self.prepare();
         Ok(())
     }
@@ -276,6 +304,10 @@ impl Driver {
         match options::set(&mut self.options, name, value) {
             Ok(Effect::Game) => self.game_changed = true,
             Ok(Effect::Engine) => self.prepared = false,
+            Ok(Effect::Weights) => {
+                self.weights_applied = false;
+                self.game_changed = true;
+            }
             Ok(Effect::Search) => {}
             Err(e) => {
                 let message = format!("setoption {name}: {e}");

@@ -78,6 +78,9 @@ pub enum Effect {
     Engine,
     /// Search settings, read by the next `go`.
     Search,
+    /// The learned weights: loaded at the next `isready`, `position`,
+    /// `uginewgame` or `go`.
+    Weights,
 }
 
 pub struct OptionSpec {
@@ -180,6 +183,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        name: "Weights",
+        kind: Kind::Text { default: "" },
+        help: "learned weights: empty for the built-in ones, none for none, or a weight file",
+        apply: |o, v| o.engine.weights = v.text().to_string(),
+    },
+    OptionSpec {
         name: "MoveOverhead",
         kind: Kind::Spin {
             default: 20,
@@ -251,6 +260,34 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "evaluation meaning a 73% win chance in cut playouts (0: the game's own)",
         apply: |o, v| o.search.tuning.eval_scale = tuning(v).map(|n| n as f32),
     },
+    OptionSpec {
+        name: "ValueWeight",
+        kind: Kind::Spin {
+            default: -1,
+            min: -1,
+            max: 100,
+        },
+        help: "MCTS weight of the learned value at leaves in percent, the rest playouts (-1: the game's own)",
+        apply: |o, v| {
+            o.search.tuning.value_weight =
+                Some(v.int()).filter(|&w| w >= 0).map(|w| w as f32 / 100.0)
+        },
+    },
+    OptionSpec {
+        name: "LearnedEval",
+        kind: Kind::Combo {
+            default: "auto",
+            values: || vec!["auto", "on", "off"],
+        },
+        help: "alpha-beta scores leaves by the learned value (auto: as the game's profile says)",
+        apply: |o, v| {
+            o.search.tuning.learned_eval = match v.text() {
+                "on" => Some(true),
+                "off" => Some(false),
+                _ => None,
+            }
+        },
+    },
 ];
 
 /// The spec of an option, by name: case-insensitive, spaces ignored
@@ -290,6 +327,7 @@ impl OptionSpec {
         match self.name {
             "Game" | "Size" | "Variant" | "Stones" => Effect::Game,
             "Hash" | "Search" => Effect::Engine,
+            "Weights" => Effect::Weights,
             _ => Effect::Search,
         }
     }

@@ -116,6 +116,7 @@ fn search(config: &GameConfig, searcher: &'static str, limits: Limits) -> u64 {
     session.prepare(&Engine {
         searcher,
         hash_mb: 16,
+        ..Engine::default()
     });
     let settings = SearchSettings {
         threads: 1,

@@ -12,14 +12,14 @@
 use super::time::{Stability, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
-    Context, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings, Searcher, Setup,
-    Variation,
+    Context, Evaluator, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings,
+    Searcher, Setup, Variation,
 };
 use crate::games::{CompactMove, Game, Outcome};
 use fxhash::FxHashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -33,7 +33,23 @@ const CHECK_EVERY: u64 = 32;
 /// How often the supervisor looks at the clock.
 const SUPERVISE_EVERY: Duration = Duration::from_millis(1);
 
+/// The tunable behaviour of alpha-beta for one game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AlphaBetaConfig {
+    /// Score leaves by the learned value (where the game has one) instead
+    /// of the game's own evaluation.
+    pub learned_eval: bool,
+}
+
+/// Centipawns per unit of the learned value's logit (a 73% chance to win
+/// scores 200).
+const LOGIT_CP: f32 = 200.0;
+
 pub struct AlphaBeta<G: Game> {
+    config: AlphaBetaConfig,
+    /// The learned value that scores leaves where the configuration (or
+    /// the `LearnedEval` option) asks for it.
+    evaluator: Option<Arc<dyn Evaluator<G>>>,
     tt: Option<TranspositionTable>,
     /// The `Hash` the table was made for.
     hash_mb: usize,
@@ -42,8 +58,10 @@ pub struct AlphaBeta<G: Game> {
 }
 
 impl<G: Game> Plugin<G> for AlphaBeta<G> {
-    fn new(_setup: &Setup<G>) -> Self {
+    fn new(setup: &Setup<G>) -> Self {
         AlphaBeta {
+            config: setup.alphabeta.clone(),
+            evaluator: setup.evaluator.clone(),
             tt: None,
             hash_mb: 0,
             workers: Vec::new(),
@@ -116,6 +134,13 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
         }
         self.workers
             .resize_with(settings.threads.max(1), Worker::new);
+        let learned = settings
+            .tuning
+            .learned_eval
+            .unwrap_or(self.config.learned_eval);
+        for worker in &mut self.workers {
+            worker.evaluator = self.evaluator.clone().filter(|_| learned);
+        }
         let tt = self.tt.as_mut().expect("allocated");
         tt.new_search();
         let time = TimeManager::new(
@@ -203,6 +228,7 @@ struct Worker<G: Game> {
     root_best: Option<G::Move>,
     /// MultiPV: root moves left out of the current search.
     excluded: Vec<G::Move>,
+    evaluator: Option<Arc<dyn Evaluator<G>>>,
 }
 
 impl<G: Game> Worker<G> {
@@ -216,7 +242,22 @@ impl<G: Game> Worker<G> {
             aborted: false,
             root_best: None,
             excluded: Vec::new(),
+            evaluator: None,
         }
+    }
+
+    /// A leaf's score for its side to move: the learned value as
+    /// centipawns, or the game's evaluation.
+    #[inline]
+    fn leaf_score(&self, state: &G) -> i32 {
+        let score = match &self.evaluator {
+            Some(evaluator) => {
+                let p = evaluator.value(state).clamp(1e-4, 1.0 - 1e-4);
+                ((p / (1.0 - p)).ln() * LOGIT_CP) as i32
+            }
+            None => state.evaluate(),
+        };
+        score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     fn clear(&mut self) {
@@ -452,7 +493,7 @@ impl<G: Game> Worker<G> {
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.buffers[ply] = moves;
-            return state.evaluate().clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            return self.leaf_score(state);
         }
 
         let key = state.hash();

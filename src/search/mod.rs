@@ -55,6 +55,10 @@ pub struct Tuning {
     /// `Some(0)` turns the cutoff off.
     pub playout_cutoff: Option<u32>,
     pub eval_scale: Option<f32>,
+    /// MCTS: the weight of the learned value at leaves (0: playouts only).
+    pub value_weight: Option<f32>,
+    /// Alpha-beta: score leaves by the learned value (where there is one).
+    pub learned_eval: Option<bool>,
 }
 
 /// The limits of one `go`.

@@ -2,6 +2,7 @@
 //! `Search` option (its values, help and validation) comes from. Adding a
 //! searcher is one file and one line in [`searchers!`] below.
 
+use super::alphabeta::AlphaBetaConfig;
 use super::mcts::MctsConfig;
 use super::{Context, Limits, SearchResult, SearchSettings};
 use crate::games::Game;
@@ -35,6 +36,7 @@ pub trait Evaluator<G: Game>: Send + Sync {
 pub struct Setup<G: Game> {
     pub mcts: MctsConfig,
     pub evaluator: Option<Arc<dyn Evaluator<G>>>,
+    pub alphabeta: AlphaBetaConfig,
 }
 
 impl<G: Game> Clone for Setup<G> {
@@ -42,6 +44,7 @@ impl<G: Game> Clone for Setup<G> {
         Setup {
             mcts: self.mcts.clone(),
             evaluator: self.evaluator.clone(),
+            alphabeta: self.alphabeta.clone(),
         }
     }
 }
@@ -51,6 +54,7 @@ impl<G: Game> Default for Setup<G> {
         Setup {
             mcts: MctsConfig::tuned(),
             evaluator: None,
+            alphabeta: AlphaBetaConfig::default(),
         }
     }
 }
@@ -74,6 +78,13 @@ pub trait Searcher<G: Game>: Send {
         limits: &Limits,
         ctx: &mut Context<G::Move>,
     ) -> SearchResult<G::Move>;
+
+    /// The root's moves and their visit counts after the last search, for
+    /// searchers that count visits (self-play learns from them); empty
+    /// for others.
+    fn root_visits(&self) -> Vec<(G::Move, u32)> {
+        Vec::new()
+    }
 }
 
 /// A searcher the table can build.

@@ -1,9 +1,10 @@
 //! The generic consistency check every game runs: over seeded random games,
-//! the invariants of the [`Game`] contract must hold at every position.
+//! the invariants of the [`Game`] contract must hold at every position
+//! (learned-model features included).
 //! Tests call it for every registered game and parameter set; users can
 //! run it with `quintet selfcheck` (see `runs::selfcheck`).
 
-use crate::games::{CompactMove, Game, GameRng, random_below};
+use crate::games::{CompactMove, FeatureRows, Game, GameRng, random_below};
 use rand::SeedableRng;
 use std::collections::HashSet;
 
@@ -87,6 +88,45 @@ pub fn check<G: Game>(
     Ok(coverage)
 }
 
+/// Features (where the game has them) stay inside their ranges, one row
+/// per legal move.
+fn check_features<G: Game>(state: &G, history: &[String], moves: &[G::Move]) -> Result<(), String> {
+    let Some(set) = state.feature_set() else {
+        return Ok(());
+    };
+    if moves.is_empty() {
+        return Ok(());
+    }
+    let mut features = Vec::new();
+    state.position_features(&mut features);
+    if let Some(f) = features.iter().find(|&&f| f >= set.position) {
+        return Err(fail(
+            state,
+            history,
+            format!("position feature {f} is not below {}", set.position),
+        ));
+    }
+    let mut rows = FeatureRows::default();
+    state.move_features(moves, &mut rows);
+    if rows.len() != moves.len() {
+        return Err(fail(
+            state,
+            history,
+            format!("{} feature rows for {} moves", rows.len(), moves.len()),
+        ));
+    }
+    for (i, &mv) in moves.iter().enumerate() {
+        if let Some(f) = rows.row(i).iter().find(|&&f| f >= set.moves) {
+            return Err(fail(
+                state,
+                history,
+                format!("move feature {f} of {mv:?} is not below {}", set.moves),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_position<G: Game>(
     state: &G,
     history: &[String],
@@ -137,6 +177,7 @@ fn check_position<G: Game>(
             ));
         }
     }
+    check_features(state, history, moves)?;
     let text = state.position_text();
     let reread = state
         .read_position(&text)

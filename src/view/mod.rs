@@ -14,18 +14,14 @@ use std::path::Path;
 
 /// `quintet replay`: the game numbered `number` (or the first) of a match
 /// record as one HTML page. `rules` gives the rules when the record's
-/// header does not; a number as its game name (`--game 3`) names the
-/// record's game instead, as `number` does.
+/// header does not.
 pub fn replay_file(
     record: &Path,
     number: Option<u64>,
     rules: &GameConfig,
     html: &Path,
 ) -> Result<(), String> {
-    let (number, fallback) = match rules.game.parse::<u64>() {
-        Ok(n) => (number.or(Some(n)), GameConfig::default()),
-        Err(_) => (number, rules.clone()),
-    };
+    let fallback = rules.clone();
     let text = std::fs::read_to_string(record)
         .map_err(|e| format!("cannot read {}: {e}", record.display()))?;
     let game = record_file::read_game(&text, number, &fallback)

@@ -3,7 +3,7 @@
 //! clickable move list, and a graph of the engine's scores when the game
 //! carries them. No network, no external scripts or fonts.
 
-use super::game_record::{ReplayGame, format_score};
+use super::game_record::{ReplayGame, describe_score};
 use crate::draw::svg::{self, Frame, escape};
 use crate::games::Seat;
 use crate::games::picture::Picture;
@@ -149,7 +149,7 @@ fn move_list(game: &ReplayGame, positions: &Positions) -> String {
                 let _ = write!(
                     extra,
                     " <span class=\"score\" title=\"the mover's score before the move\">{}</span>",
-                    format_score(Some(score))
+                    describe_score(score)
                 );
             }
             if let Some(best) = note.best.as_ref().filter(|b| **b != note.text) {

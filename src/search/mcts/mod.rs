@@ -84,6 +84,12 @@ impl MctsConfig {
         self
     }
 
+    /// With an evaluator: the learned value's weight at leaves.
+    pub const fn with_value_weight(mut self, weight: f32) -> Self {
+        self.value_weight = weight;
+        self
+    }
+
     /// The configuration with hand-set values over it.
     pub fn tuned_by(&self, tuning: &Tuning) -> Self {
         let mut config = self.clone();
@@ -98,6 +104,9 @@ impl MctsConfig {
         }
         if let Some(scale) = tuning.eval_scale {
             config.eval_scale = scale;
+        }
+        if let Some(weight) = tuning.value_weight {
+            config.value_weight = weight.clamp(0.0, 1.0);
         }
         config
     }
@@ -269,6 +278,23 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         let best_node = best_child(shared.nodes(), 0, position.side_to_move());
         let best = G::Move::unpack(shared.nodes()[best_node].mv.load(RELAXED));
         SearchResult { best, report }
+    }
+
+    fn root_visits(&self) -> Vec<(G::Move, u32)> {
+        let Some(tree) = &self.tree else {
+            return Vec::new();
+        };
+        let nodes = tree.nodes();
+        if nodes[0].state() != State::Expanded {
+            return Vec::new();
+        }
+        nodes[0]
+            .children()
+            .map(|c| {
+                let n = &nodes[c];
+                (G::Move::unpack(n.mv.load(RELAXED)), n.visits.load(RELAXED))
+            })
+            .collect()
     }
 }
 

@@ -1,0 +1,183 @@
+//! Learned knowledge end to end: training is deterministic, resumable and
+//! shardable; weight files load through the `Weights` option, and bad or
+//! mismatched files are refused with an error while the engine plays on.
+
+use quintet::games::GameConfig;
+use quintet::games::hadron::Hadron;
+use quintet::learn::data::GenerationData;
+use quintet::learn::fit::FitSettings;
+use quintet::learn::selfplay::SelfPlay;
+use quintet::learn::{self, TrainSettings};
+use quintet::model::Weights;
+use quintet::protocol::{self, Output, options::Options};
+use quintet::search::Tuning;
+use std::io::{Cursor, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quintet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn settings(dir: &Path, shard: Option<(u64, u64)>) -> TrainSettings {
+    TrainSettings {
+        dir: dir.to_path_buf(),
+        generations: 2,
+        games: 12,
+        selfplay: SelfPlay {
+            nodes: 60,
+            opening_plies: 2,
+            sample_plies: 4,
+            max_plies: 200,
+            seed: 5,
+            tuning: Tuning::default(),
+        },
+        threads: 2,
+        shard,
+        window: 2,
+        fit: FitSettings {
+            epochs: 2,
+            ..FitSettings::default()
+        },
+        out: None,
+        searcher: "auto",
+        hash_mb: 4,
+        refit: false,
+    }
+}
+
+fn hadron(size: usize) -> GameConfig {
+    GameConfig::named("hadron").with_size(size)
+}
+
+#[test]
+fn training_is_deterministic_resumable_and_shardable() {
+    let whole = temp("train-whole");
+    learn::run(&hadron(4), &settings(&whole, None)).unwrap();
+    let first = Weights::read(&whole.join("weights-2.qw")).unwrap();
+    assert_eq!(first.game, "hadron size=4");
+    assert!(first.note.contains("generation 1"), "{}", first.note);
+
+    // Played again from scratch elsewhere: the same games, the same weights.
+    let again = temp("train-again");
+    learn::run(&hadron(4), &settings(&again, None)).unwrap();
+    assert_eq!(Weights::read(&again.join("weights-2.qw")).unwrap(), first);
+
+    // Resumed: nothing is played or fitted again.
+    let stamp = std::fs::metadata(whole.join("weights-2.qw"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    learn::run(&hadron(4), &settings(&whole, None)).unwrap();
+    let later = std::fs::metadata(whole.join("weights-2.qw"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(stamp, later);
+
+    // Two shards, then a plain run: the same generation 0 and weights.
+    let sharded = temp("train-shards");
+    learn::run(&hadron(4), &settings(&sharded, Some((2, 2)))).unwrap();
+    assert!(!sharded.join("weights-1.qw").exists(), "a shard only plays");
+    learn::run(&hadron(4), &settings(&sharded, Some((1, 2)))).unwrap();
+    let games = |dir: &Path| GenerationData::new(dir.join("gen-0")).load().unwrap();
+    assert_eq!(games(&sharded), games(&whole));
+    learn::run(&hadron(4), &settings(&sharded, None)).unwrap();
+    assert_eq!(Weights::read(&sharded.join("weights-2.qw")).unwrap(), first);
+    for dir in [whole, again, sharded] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// A writer the test can read back.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn session(input: &str) -> Vec<String> {
+    let out = Shared::default();
+    protocol::run(
+        Cursor::new(input.to_string().into_bytes()),
+        Output::new(out.clone()),
+        Options::default(),
+    );
+    let bytes = out.0.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn weights_option_loads_files_and_refuses_bad_ones() {
+    let dir = temp("weights-option");
+    std::fs::create_dir_all(&dir).unwrap();
+    let five = Weights::zeros(&Hadron::<u64>::new(5)).unwrap();
+    let good = dir.join("hadron-5.qw");
+    five.write(&good).unwrap();
+    let seven = dir.join("hadron-7.qw");
+    Weights::zeros(&Hadron::<u64>::new(7))
+        .unwrap()
+        .write(&seven)
+        .unwrap();
+    let broken = dir.join("broken.qw");
+    std::fs::write(&broken, b"QWTS and then nonsense").unwrap();
+
+    let play = |weights: &Path| {
+        session(&format!(
+            "setoption name Game value hadron\nsetoption name Size value 5\nsetoption name Weights value {}\nisready\nposition startpos\ngo nodes 200\nquit\n",
+            weights.display()
+        ))
+    };
+    let errors = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .cloned()
+            .collect()
+    };
+    let plays = |lines: &[String]| {
+        lines
+            .iter()
+            .any(|l| l.starts_with("bestmove ") && l != "bestmove 0000")
+    };
+
+    let lines = play(&good);
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(plays(&lines));
+
+    for (file, reason) in [
+        (seven.clone(), "hadron size=7"),
+        (broken, "checksum"),
+        (dir.join("missing.qw"), "cannot read"),
+    ] {
+        let lines = play(&file);
+        let errors = errors(&lines);
+        assert_eq!(errors.len(), 1, "{lines:?}");
+        assert!(
+            errors[0].contains("Weights") && errors[0].contains(reason),
+            "{errors:?}"
+        );
+        assert!(plays(&lines), "the engine plays on with its own weights");
+    }
+
+    // The option is read again at a new game size: a 7x7 file fits 7x7.
+    let lines = session(&format!(
+        "setoption name Game value hadron\nsetoption name Weights value {}\nsetoption name Size value 7\nisready\nposition startpos\ngo nodes 100\nquit\n",
+        seven.display()
+    ));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
