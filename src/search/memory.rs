@@ -23,7 +23,15 @@ unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
 pub struct Table<T: Zeroable> {
     ptr: NonNull<T>,
     len: usize,
+    /// What was allocated (`ptr` lies inside it, aligned for `T`).
+    block: NonNull<u8>,
+    layout: Layout,
 }
+
+/// The alignment the system allocator's zeroed path serves lazily: with a
+/// larger one, `alloc_zeroed` writes zeros over every page itself (seconds
+/// for gigabytes), so such tables are over-allocated and aligned by hand.
+const LAZY_ALIGN: usize = 16;
 
 // The table owns its elements like a `Box<[T]>` does.
 unsafe impl<T: Zeroable + Send> Send for Table<T> {}
@@ -33,11 +41,26 @@ impl<T: Zeroable> Table<T> {
     /// `len` zeroed elements, or `None` when the system refuses the memory.
     pub fn try_new(len: usize) -> Option<Self> {
         let len = len.max(1);
-        let layout = Layout::array::<T>(len).ok()?;
+        let wanted = Layout::array::<T>(len).ok()?;
+        let align = wanted.align();
+        let slack = align.saturating_sub(LAZY_ALIGN);
+        let layout =
+            Layout::from_size_align(wanted.size().checked_add(slack)?, align.min(LAZY_ALIGN))
+                .ok()?;
         // SAFETY: the layout has a non-zero size (len >= 1, T is not a ZST:
         // Zeroable types are integers or atomics).
-        let raw = unsafe { alloc_zeroed(layout) } as *mut T;
-        NonNull::new(raw).map(|ptr| Table { ptr, len })
+        let block = NonNull::new(unsafe { alloc_zeroed(layout) })?;
+        let offset = block.as_ptr().align_offset(align);
+        debug_assert!(offset <= slack);
+        // SAFETY: offset <= slack, so the aligned run of `len` elements
+        // lies inside the block.
+        let ptr = unsafe { NonNull::new_unchecked(block.as_ptr().add(offset) as *mut T) };
+        Some(Table {
+            ptr,
+            len,
+            block,
+            layout,
+        })
     }
 
     /// As many elements as fit in `bytes` (at least `min_len`), halving
@@ -83,9 +106,8 @@ impl<T: Zeroable> Deref for Table<T> {
 impl<T: Zeroable> Drop for Table<T> {
     fn drop(&mut self) {
         // Atomics and integers need no drop of their own.
-        let layout = Layout::array::<T>(self.len).expect("the layout it was made with");
         // SAFETY: allocated by alloc_zeroed with this very layout.
-        unsafe { dealloc(self.ptr.as_ptr() as *mut u8, layout) }
+        unsafe { dealloc(self.block.as_ptr(), self.layout) }
     }
 }
 
@@ -103,6 +125,49 @@ mod tests {
         table[5].store(7, Ordering::Relaxed);
         assert_eq!(table[5].load(Ordering::Relaxed), 7);
         assert_eq!(table.bytes(), 1 << 20);
+    }
+
+    #[test]
+    fn over_aligned_elements_are_aligned() {
+        #[repr(align(64))]
+        struct Line([AtomicU64; 8]);
+        unsafe impl Zeroable for Line {}
+        for len in [1, 3, 1000] {
+            let table = Table::<Line>::try_new(len).unwrap();
+            assert_eq!(table.as_ptr() as usize % 64, 0);
+            assert_eq!(table.len(), len);
+            assert!(table.iter().all(|l| l.0[7].load(Ordering::Relaxed) == 0));
+            table[len - 1].0[7].store(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Resident memory of this process, where Linux tells it.
+    fn resident_mib() -> Option<usize> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib >> 10)
+    }
+
+    #[test]
+    fn big_tables_cost_no_memory_until_written() {
+        #[repr(align(64))]
+        struct Line([AtomicU64; 8]);
+        unsafe impl Zeroable for Line {}
+        let Some(before) = resident_mib() else {
+            eprintln!("*** no /proc/self/status: resident memory not checked ***");
+            return;
+        };
+        // 2 GiB of over-aligned buckets (the transposition table's kind).
+        let table = Table::<Line>::try_new(1 << 25).unwrap();
+        table[12345].0[3].store(1, Ordering::Relaxed);
+        let after = resident_mib().unwrap();
+        assert!(
+            after < before + 256,
+            "a fresh 2 GiB table made {} MiB resident",
+            after.saturating_sub(before)
+        );
+        drop(table);
     }
 
     #[test]
