@@ -6,6 +6,7 @@
 //! proportional to the number of atoms, not to the board.
 
 use rand::Rng;
+use std::sync::OnceLock;
 
 use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board, transform};
@@ -110,8 +111,16 @@ pub struct Atoms {
     hash: u64,
 }
 
+/// An atom's Zobrist key, from a table worked out once (a playout ply
+/// needs two).
+#[inline]
 fn atom_key(seat: Seat, cell: usize) -> u64 {
-    key(salt::ATOMS, 1 + (cell * 2 + seat.index()) as u64)
+    static KEYS: OnceLock<[[u64; PADDED]; 2]> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        std::array::from_fn(|s| {
+            std::array::from_fn(|cell| key(salt::ATOMS, 1 + (cell * 2 + s) as u64))
+        })
+    })[seat.index()][cell]
 }
 
 fn hand_key(seat: Seat, count: u8) -> u64 {
@@ -911,6 +920,44 @@ mod tests {
             }
             assert!(g.outcome().is_some());
         }
+    }
+
+    #[test]
+    fn incremental_removal_and_repetition_filter_match_the_full_checks() {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(11);
+        let mut scratch = Vec::new();
+        let mut checked = 0;
+        for variant in [Variant::Standard, Variant::RadioactiveIsotopes] {
+            for _ in 0..40 {
+                let mut g = Atoms::new(8, 11, variant);
+                while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
+                    let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+                    if from != 0 && g.settled {
+                        let seat = g.to_move;
+                        let (mut full, mut quick) = (g.clone(), g.clone());
+                        for x in [&mut full, &mut quick] {
+                            x.remove_atom(from);
+                            x.add_atom(seat, to);
+                        }
+                        let removed = full.removal_step();
+                        assert_eq!(quick.removal_after_move(seat, from, to), removed);
+                        assert_eq!(quick, full, "{}", g.position_text());
+                        checked += 1;
+                    }
+                    g.play(mv);
+                    assert_eq!(g.hash, g.hash_from_scratch());
+                    let plain = g.recent[g.recent_start..=g.quiet]
+                        .iter()
+                        .rev()
+                        .step_by(2)
+                        .filter(|&&h| h == g.hash)
+                        .count();
+                    assert_eq!(g.occurrences(), plain);
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]
