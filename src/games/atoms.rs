@@ -84,8 +84,12 @@ pub struct Atoms {
     variant: Variant,
     stones: usize,
     board: [u8; PADDED],
-    /// Per seat, the number of that seat's atoms among each cell's 8 neighbours.
-    near: [[u8; PADDED]; 2],
+    /// The number of white (low byte) and black (high byte) atoms among
+    /// each cell's 8 neighbours: one add per neighbour on a change, one
+    /// load for a valence.
+    near: [u16; PADDED],
+    /// The 8 king-wise offsets in the padded board.
+    steps: [isize; 8],
     /// Per seat, its atoms' cells, and each cell's slot in its list.
     pieces: [[u8; MAX_STONES]; 2],
     piece_count: [u8; 2],
@@ -100,11 +104,26 @@ pub struct Atoms {
     recent_start: usize,
     /// A draw rule (repetition or the quiet limit) applies here.
     drawn: bool,
+    /// One bit per known `recent` entry (chosen by the hash's top bits):
+    /// a position whose bit is clear has not occurred since the last removal.
+    recent_bits: u128,
+    /// Every atom on the board has an enemy neighbour (true after every
+    /// removal step), so a move's removal step need only look at the atoms
+    /// the move can unsettle.
+    settled: bool,
     hash: u64,
 }
 
+/// An atom's Zobrist key, from a table worked out once (a playout ply
+/// needs two).
+#[inline]
 fn atom_key(seat: Seat, cell: usize) -> u64 {
-    key(salt::ATOMS, 1 + (cell * 2 + seat.index()) as u64)
+    static KEYS: OnceLock<[[u64; PADDED]; 2]> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        std::array::from_fn(|s| {
+            std::array::from_fn(|cell| key(salt::ATOMS, 1 + (cell * 2 + s) as u64))
+        })
+    })[seat.index()][cell]
 }
 
 fn hand_key(seat: Seat, count: u8) -> u64 {
@@ -112,6 +131,12 @@ fn hand_key(seat: Seat, count: u8) -> u64 {
         salt::ATOMS,
         10_000 + (seat.index() * 64) as u64 + count as u64,
     )
+}
+
+/// The bit of `recent_bits` for a position hash.
+#[inline]
+fn recent_bit(hash: u64) -> u128 {
+    1u128 << (hash >> 57)
 }
 
 fn side_key() -> u64 {
@@ -140,7 +165,11 @@ impl Atoms {
             variant,
             stones,
             board,
-            near: [[0; PADDED]; 2],
+            near: [0; PADDED],
+            steps: {
+                let w = width as isize;
+                [1, -1, w, -w, w + 1, w - 1, -w + 1, -w - 1]
+            },
             pieces: [[0; MAX_STONES]; 2],
             piece_count: [0; 2],
             slot: [0; PADDED],
@@ -150,23 +179,46 @@ impl Atoms {
             recent: [0; QUIET_LIMIT + 1],
             recent_start: 0,
             drawn: false,
+            recent_bits: 0,
+            settled: true,
             hash: 0,
         };
         game.hash = game.hash_from_scratch();
-        game.recent[0] = game.hash;
+        game.restart_history(0);
         game
     }
 
-    /// The 8 king-wise offsets in the padded board.
+    /// The history known from here on is this position only, after `quiet`
+    /// quiet moves; `settled` is worked out afresh.
+    fn restart_history(&mut self, quiet: usize) {
+        self.quiet = quiet;
+        self.recent_start = quiet;
+        self.recent[quiet] = self.hash;
+        self.recent_bits = recent_bit(self.hash);
+        self.drawn = quiet >= QUIET_LIMIT;
+        self.settled = [Seat::P1, Seat::P2].iter().all(|&seat| {
+            let s = seat.index();
+            self.pieces[s][..self.piece_count[s] as usize]
+                .iter()
+                .all(|&cell| self.near(1 - s, cell as usize) > 0)
+        });
+    }
+
     #[inline]
     fn directions(&self) -> [isize; 8] {
-        let w = self.width as isize;
-        [1, -1, w, -w, w + 1, w - 1, -w + 1, -w - 1]
+        self.steps
+    }
+
+    /// The number of seat index `s`'s atoms beside `cell`.
+    #[inline]
+    fn near(&self, s: usize, cell: usize) -> u8 {
+        (self.near[cell] >> (8 * s)) as u8
     }
 
     #[inline]
     fn valence(&self, cell: usize) -> u8 {
-        self.near[0][cell] + self.near[1][cell]
+        let both = self.near[cell];
+        (both as u8).wrapping_add((both >> 8) as u8)
     }
 
     fn in_drop_phase(&self) -> bool {
@@ -177,7 +229,7 @@ impl Atoms {
         let s = seat.index();
         self.board[cell] = stone(seat);
         for d in self.directions() {
-            self.near[s][(cell as isize + d) as usize] += 1;
+            self.near[(cell as isize + d) as usize] += 1 << (8 * s);
         }
         let count = self.piece_count[s] as usize;
         self.pieces[s][count] = cell as u8;
@@ -195,7 +247,7 @@ impl Atoms {
         let s = seat.index();
         self.board[cell] = EMPTY;
         for d in self.directions() {
-            self.near[s][(cell as isize + d) as usize] -= 1;
+            self.near[(cell as isize + d) as usize] -= 1 << (8 * s);
         }
         let last = self.piece_count[s] as usize - 1;
         let moved = self.pieces[s][last];
@@ -215,7 +267,7 @@ impl Atoms {
             let s = seat.index();
             let enemy = seat.other().index();
             for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
-                if self.near[enemy][cell as usize] == 0 {
+                if self.near(enemy, cell as usize) == 0 {
                     unstable[count] = cell;
                     count += 1;
                 }
@@ -224,7 +276,45 @@ impl Atoms {
         for &cell in &unstable[..count] {
             self.remove_atom(cell as usize);
         }
+        // No remaining atom lost an enemy: a removed atom had none around.
+        self.settled = true;
         count > 0
+    }
+
+    /// The removal step after `seat` moved an atom from `from` to `to` on a
+    /// settled board: only the moved atom and the enemy atoms beside `from`
+    /// (which lost a neighbouring enemy) can be unstable. They are removed
+    /// in the order of the full step (by seat, then list slot), so the
+    /// piece lists, and with them the playouts' random choices, stay the same.
+    fn removal_after_move(&mut self, seat: Seat, from: usize, to: usize) -> bool {
+        if !self.settled {
+            return self.removal_step();
+        }
+        let (s, enemy) = (seat.index(), seat.other().index());
+        let theirs = stone(seat.other());
+        // (seat index, slot) as the sort key, then the cell.
+        let mut unstable = [(0u8, 0u8); 9];
+        let mut count = 0;
+        if self.near(enemy, to) == 0 {
+            unstable[0] = (((s as u8) << 5) | self.slot[to], to as u8);
+            count = 1;
+        }
+        for d in self.directions() {
+            let cell = (from as isize + d) as usize;
+            if self.board[cell] == theirs && self.near(s, cell) == 0 {
+                unstable[count] = (((enemy as u8) << 5) | self.slot[cell], cell as u8);
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return false;
+        }
+        let unstable = &mut unstable[..count];
+        unstable.sort_unstable();
+        for &(_, cell) in unstable.iter() {
+            self.remove_atom(cell as usize);
+        }
+        true
     }
 
     fn set_hand(&mut self, seat: Seat, count: u8) {
@@ -242,6 +332,9 @@ impl Atoms {
     fn occurrences(&self) -> usize {
         // The hash includes the side to move, so only every other entry
         // (counting back from the current one) can match.
+        if self.recent_bits & recent_bit(self.hash) == 0 {
+            return 1;
+        }
         self.recent[self.recent_start..=self.quiet]
             .iter()
             .rev()
@@ -320,14 +413,32 @@ impl Atoms {
         if count == 0 {
             return None;
         }
-        let reach = if self.variant.slides() { self.n - 1 } else { 1 };
         let suicide = self.variant.suicide();
         let directions = self.directions();
+        if !self.variant.slides() {
+            // One step: the target keeps the origin as a neighbour, so the
+            // move is legal when the target's valence is one more than the
+            // origin's (or 1, a radioactive suicide).
+            for _ in 0..TRIES {
+                let mut dice = Dice(rng.next_u64());
+                let from = self.pieces[s][dice.roll(count)] as usize;
+                let to = (from as isize + directions[dice.roll(8)]) as usize;
+                if self.board[to] != EMPTY {
+                    continue;
+                }
+                let target = self.valence(to);
+                if target == self.valence(from) + 1 || (suicide && target == 1) {
+                    return Some(((from as u16) << 8) | to as u16);
+                }
+            }
+            return None;
+        }
+        let reach = self.n - 1;
         for _ in 0..TRIES {
             let mut dice = Dice(rng.next_u64());
             let from = self.pieces[s][dice.roll(count)] as usize;
             let d = directions[dice.roll(8)];
-            let distance = if reach == 1 { 1 } else { 1 + dice.roll(reach) };
+            let distance = 1 + dice.roll(reach);
             let mut to = from;
             let mut clear = true;
             for _ in 0..distance {
@@ -426,27 +537,33 @@ impl Game for Atoms {
             let left = self.hand[seat.index()] - 1;
             self.set_hand(seat, left);
             self.add_atom(seat, to);
-            if !self.in_drop_phase() {
+            if self.in_drop_phase() {
+                // Drops remove nothing: a dropped atom may stand alone.
+                self.settled = false;
+            } else {
                 self.removal_step();
             }
             self.switch_side();
             self.quiet = 0;
             self.recent_start = 0;
             self.recent[0] = self.hash;
+            self.recent_bits = recent_bit(self.hash);
             return;
         }
         self.remove_atom(from);
         self.add_atom(seat, to);
-        let removed = self.removal_step();
+        let removed = self.removal_after_move(seat, from, to);
         self.switch_side();
         if removed {
             self.quiet = 0;
             self.recent_start = 0;
+            self.recent_bits = 0;
         } else {
             self.quiet += 1;
         }
         self.recent[self.quiet] = self.hash;
         self.drawn = self.quiet >= QUIET_LIMIT || self.occurrences() >= 3;
+        self.recent_bits |= recent_bit(self.hash);
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -578,11 +695,8 @@ impl Game for Atoms {
         if game.in_drop_phase() && quiet != 0 {
             return Err("the drop phase has no moves without removal".into());
         }
-        game.quiet = quiet;
         game.hash = game.hash_from_scratch();
-        game.recent_start = quiet;
-        game.recent[quiet] = game.hash;
-        game.drawn = quiet >= QUIET_LIMIT;
+        game.restart_history(quiet);
         Ok(game)
     }
 
@@ -618,11 +732,8 @@ impl Game for Atoms {
         }
         image.hand = self.hand;
         image.to_move = self.to_move;
-        image.quiet = self.quiet;
         image.hash = image.hash_from_scratch();
-        image.recent_start = self.quiet;
-        image.recent[self.quiet] = image.hash;
-        image.drawn = self.quiet >= QUIET_LIMIT;
+        image.restart_history(self.quiet);
         image
     }
 
@@ -705,7 +816,7 @@ impl Game for Atoms {
                     2 => (Seat::P2, Ink::Black, 'b'),
                     _ => continue,
                 };
-                let enemies = self.near[seat.other().index()][cell];
+                let enemies = self.near(seat.other().index(), cell);
                 let atom = Piece::new(rank * self.n + file, Shape::Stone, ink, glyph)
                     .with_label(self.valence(cell).to_string());
                 picture.add(if enemies == 0 {
@@ -986,6 +1097,44 @@ mod tests {
             }
             assert!(g.outcome().is_some());
         }
+    }
+
+    #[test]
+    fn incremental_removal_and_repetition_filter_match_the_full_checks() {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(11);
+        let mut scratch = Vec::new();
+        let mut checked = 0;
+        for variant in [Variant::Standard, Variant::RadioactiveIsotopes] {
+            for _ in 0..40 {
+                let mut g = Atoms::new(8, 11, variant);
+                while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
+                    let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+                    if from != 0 && g.settled {
+                        let seat = g.to_move;
+                        let (mut full, mut quick) = (g.clone(), g.clone());
+                        for x in [&mut full, &mut quick] {
+                            x.remove_atom(from);
+                            x.add_atom(seat, to);
+                        }
+                        let removed = full.removal_step();
+                        assert_eq!(quick.removal_after_move(seat, from, to), removed);
+                        assert_eq!(quick, full, "{}", g.position_text());
+                        checked += 1;
+                    }
+                    g.play(mv);
+                    assert_eq!(g.hash, g.hash_from_scratch());
+                    let plain = g.recent[g.recent_start..=g.quiet]
+                        .iter()
+                        .rev()
+                        .step_by(2)
+                        .filter(|&&h| h == g.hash)
+                        .count();
+                    assert_eq!(g.occurrences(), plain);
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]

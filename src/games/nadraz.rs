@@ -92,15 +92,6 @@ const fn decode(mv: NadrazMove) -> (u32, u16, u16) {
     (mv >> 22, ((mv >> 11) & 0x7ff) as u16, (mv & 0x7ff) as u16)
 }
 
-/// The walk state after the last stone: that stone, its degree in the
-/// growing snake, and whether it stood there (as the mover's) before the turn.
-#[derive(Copy, Clone)]
-struct Tip {
-    cell: u16,
-    degree: u8,
-    old: bool,
-}
-
 /// A Nadraz position on a board of at most `C` cells.
 #[derive(Clone)]
 pub struct Nadraz<const C: usize> {
@@ -109,6 +100,14 @@ pub struct Nadraz<const C: usize> {
     board: [u8; C],
     /// Per colour, the number of that colour's stones beside each cell.
     near: [[u8; C]; 2],
+    /// Per colour, per cell, bit `k` set when the neighbour in direction
+    /// `k` holds a stone of that colour: a walk finds the friend beside its
+    /// line in one step.
+    friends: [[u8; C]; 2],
+    /// Per cell, bit `k` set when the neighbour in direction `k` is on the
+    /// board and off the edge: a walk whose first cell is an edge cell or
+    /// off the board has no turn (see `for_each_walk`).
+    inward: [u8; C],
     /// At an end stone: the other end of its snake (an egg: itself).
     mate: [u16; C],
     /// At an end stone: the length of its snake.
@@ -125,6 +124,13 @@ pub struct Nadraz<const C: usize> {
     /// The seat that placed the last stone (the pie counts).
     last: Option<Seat>,
     hash: u64,
+}
+
+/// The bit that a stone on `x` sets in the `friends` mask of its neighbour
+/// in direction `k` from `x` (seen from there, `x` lies in direction k + 3).
+#[inline]
+const fn back_bit(k: usize) -> u8 {
+    1 << ((k + 3) % 6)
 }
 
 fn stone_key(cell: u16, colour: usize) -> u64 {
@@ -171,6 +177,8 @@ impl<const C: usize> Nadraz<C> {
             variant,
             board: [EMPTY; C],
             near: [[0; C]; 2],
+            friends: [[0; C]; 2],
+            inward: [0; C],
             mate: [NONE; C],
             length: [0; C],
             ends: [[NONE; C]; 2],
@@ -182,6 +190,13 @@ impl<const C: usize> Nadraz<C> {
             last: None,
             hash: 0,
         };
+        for x in 0..game.cells() {
+            for (k, &nb) in game.grid.neighbours[x].iter().enumerate() {
+                if nb != NONE && !game.grid.edge[nb as usize] {
+                    game.inward[x] |= 1 << k;
+                }
+            }
+        }
         game.hash = game.hash_from_scratch();
         game
     }
@@ -244,9 +259,10 @@ impl<const C: usize> Nadraz<C> {
     /// Puts a stone of `colour` on the empty cell `x`.
     fn put(&mut self, colour: usize, x: u16) {
         self.board[x as usize] = colour as u8 + 1;
-        for &nb in &self.grid.neighbours[x as usize] {
+        for (k, &nb) in self.grid.neighbours[x as usize].iter().enumerate() {
             if nb != NONE {
                 self.near[colour][nb as usize] += 1;
+                self.friends[colour][nb as usize] |= back_bit(k);
             }
         }
         self.hash ^= stone_key(x, colour);
@@ -256,10 +272,12 @@ impl<const C: usize> Nadraz<C> {
     fn flip(&mut self, colour: usize, x: u16) {
         let foe = 1 - colour;
         self.board[x as usize] = colour as u8 + 1;
-        for &nb in &self.grid.neighbours[x as usize] {
+        for (k, &nb) in self.grid.neighbours[x as usize].iter().enumerate() {
             if nb != NONE {
                 self.near[foe][nb as usize] -= 1;
                 self.near[colour][nb as usize] += 1;
+                self.friends[foe][nb as usize] &= !back_bit(k);
+                self.friends[colour][nb as usize] |= back_bit(k);
             }
         }
         self.hash ^= stone_key(x, foe) ^ stone_key(x, colour);
@@ -316,6 +334,7 @@ impl<const C: usize> Nadraz<C> {
     fn rebuild(&mut self) -> Result<(), String> {
         let n = self.cells();
         self.near = [[0; C]; 2];
+        self.friends = [[0; C]; 2];
         self.mate = [NONE; C];
         self.length = [0; C];
         self.ends = [[NONE; C]; 2];
@@ -324,9 +343,10 @@ impl<const C: usize> Nadraz<C> {
         for x in 0..n as u16 {
             let content = self.board[x as usize];
             if content != EMPTY {
-                for &nb in &self.grid.neighbours[x as usize] {
+                for (k, &nb) in self.grid.neighbours[x as usize].iter().enumerate() {
                     if nb != NONE {
                         self.near[content as usize - 1][nb as usize] += 1;
+                        self.friends[content as usize - 1][nb as usize] |= back_bit(k);
                     }
                 }
             }
@@ -375,18 +395,21 @@ impl<const C: usize> Nadraz<C> {
 
     /// Adds the next stone of the line on `x` (empty, or an enemy stone
     /// being flipped) to the growing snake of colour `colour`, whose start
-    /// has mate `start_mate`. False when the path rule forbids it.
+    /// has mate `start_mate`; `tip` is the degree of the walk's last stone
+    /// in the growing snake (updated to that of `x`), `back` the bit of the
+    /// direction from `x` back to that stone. False when the path rule
+    /// forbids it.
     #[inline]
-    fn attach(&self, colour: usize, x: u16, tip: &mut Tip, start_mate: u16) -> bool {
-        if tip.degree >= 2 {
+    fn attach(&self, colour: usize, x: u16, tip: &mut u8, start_mate: u16, back: u8) -> bool {
+        if *tip >= 2 {
             return false;
         }
-        let others = self.near[colour][x as usize] - tip.old as u8;
+        let others = self.friends[colour][x as usize] & !back;
         let degree = match others {
             0 => 1,
-            1 => {
+            _ if others & (others - 1) == 0 => {
                 // The other friend must be an end (or egg) of another snake.
-                let y = self.friend_besides(colour, x, tip.cell);
+                let y = self.grid.neighbours[x as usize][others.trailing_zeros() as usize];
                 if self.near[colour][y as usize] >= 2 || y == start_mate {
                     return false;
                 }
@@ -394,11 +417,7 @@ impl<const C: usize> Nadraz<C> {
             }
             _ => return false,
         };
-        *tip = Tip {
-            cell: x,
-            degree,
-            old: false,
-        };
+        *tip = degree;
         true
     }
 
@@ -434,17 +453,14 @@ impl<const C: usize> Nadraz<C> {
         let grid = self.grid;
         let mine = colour as u8 + 1;
         let start_mate = self.mate[s as usize];
-        let mut tip = Tip {
-            cell: s,
-            degree: self.near[colour][s as usize],
-            old: true,
-        };
+        let back = back_bit(d);
+        let mut tip = self.near[colour][s as usize];
         let mut x = grid.step(s, d);
         while x != NONE {
             let content = self.board[x as usize];
             if content == EMPTY {
                 // A plain placement may not stand on the edge.
-                if grid.edge[x as usize] || !self.attach(colour, x, &mut tip, start_mate) {
+                if grid.edge[x as usize] || !self.attach(colour, x, &mut tip, start_mate, back) {
                     break;
                 }
                 if !emit(x) {
@@ -457,21 +473,17 @@ impl<const C: usize> Nadraz<C> {
                 if self.near[colour][x as usize] != 0 {
                     break;
                 }
-                tip = Tip {
-                    cell: x,
-                    degree: 1,
-                    old: true,
-                };
+                tip = 1;
                 x = grid.step(x, d);
             } else {
                 let Some(cut) = self.cut_cell(colour, x, d) else {
                     break;
                 };
                 let mut e = x;
-                while e != cut && self.attach(colour, e, &mut tip, start_mate) {
+                while e != cut && self.attach(colour, e, &mut tip, start_mate, back) {
                     e = grid.step(e, d);
                 }
-                if e != cut || !self.attach(colour, cut, &mut tip, start_mate) {
+                if e != cut || !self.attach(colour, cut, &mut tip, start_mate, back) {
                     break;
                 }
                 if !emit(cut) {
@@ -488,7 +500,14 @@ impl<const C: usize> Nadraz<C> {
     fn for_each_walk(&self, colour: usize, mut emit: impl FnMut(u16, u16) -> bool) -> bool {
         for i in 0..self.end_count[colour] as usize {
             let s = self.ends[colour][i];
-            for d in 0..6 {
+            // Directions that cannot start a turn: off the board; onto an
+            // edge cell (no plain placement, flip or absorbed-egg end there,
+            // and an edge stone is never flipped); onto a friend, which
+            // touches the end `s` itself and so is never an egg to absorb.
+            let mut open = self.inward[s as usize] & !self.friends[colour][s as usize];
+            while open != 0 {
+                let d = open.trailing_zeros() as usize;
+                open &= open - 1;
                 if !self.walk(colour, s, d, &mut |t| emit(s, t)) {
                     return false;
                 }
@@ -934,6 +953,8 @@ impl<const C: usize> PartialEq for Nadraz<C> {
             && self.board[..n] == other.board[..n]
             && self.near[0][..n] == other.near[0][..n]
             && self.near[1][..n] == other.near[1][..n]
+            && self.friends[0][..n] == other.friends[0][..n]
+            && self.friends[1][..n] == other.friends[1][..n]
             && self.mate[..n] == other.mate[..n]
             && self.length[..n] == other.length[..n]
             && self.end_count == other.end_count
