@@ -159,7 +159,7 @@ fn a_thrown_win_is_a_blunder() {
     assert_eq!(page.matches("<li class=\"blunder\">").count(), 1);
     let at = page.find("<li class=\"blunder\">").unwrap();
     assert!(page[at..].contains("data-ply=\"2\""));
-    assert!(page.contains("gives away a proven win"));
+    assert!(page.contains("the proven win is gone"));
     assert_eq!(page.matches("<circle class=\"pt").count(), 15);
     assert_eq!(page.matches("<circle class=\"pt blunder\"").count(), 1);
 }

@@ -27,6 +27,9 @@ pub const SCORE_CAP: i32 = 1000;
 /// Losses over three times the threshold are blunders.
 const BLUNDER_FACTOR: i32 = 3;
 
+/// The engine's move in a position and its score there.
+type Choice = (String, Score);
+
 /// What `quintet analyse` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct Request {
@@ -159,7 +162,7 @@ pub fn analyse(
         let ply = game.opening.len() + k + 1;
         progress(k + 1, total);
         if before.is_none() {
-            before = search(session.as_mut(), settings);
+            before = search(session.as_mut(), settings, &settings.limits);
         }
         let Some((best, score)) = before.take() else {
             return Err(format!(
@@ -169,27 +172,34 @@ pub fn analyse(
         };
         let mover = session.side_to_move();
         let same = canonical(session.as_ref(), &note.text).as_deref() == Some(best.as_str());
-        // The best move is judged as the played one is, by a search of the
-        // position after it: scores of searches from different sides of
-        // the move (or of different depths) are not comparable.
-        let best_value = if same {
-            None
-        } else {
-            let base = session.moves_played();
-            let (value, _, _) = after_move(session.as_mut(), &best, mover, settings)
-                .map_err(|e| format!("ply {ply}: the engine's move {best}: {e}"))?;
+        let base = session.moves_played();
+        let mut budget = settings.limits.clone();
+        let mut looks = 0;
+        let (loss, mark, after, ends) = loop {
+            let scored = score_moves(
+                session.as_mut(),
+                (game.start.as_deref(), &base),
+                (&best, &note.text, same),
+                mover,
+                (settings, &budget),
+            )
+            .map_err(|e| format!("ply {ply}: {e}"))?;
+            before = scored.next;
+            let (loss, mark) = match scored.best {
+                None => (0, None),
+                Some(value) => judge(score, value, scored.played, settings.threshold),
+            };
+            looks += 1;
+            // Before a move is called a mistake both moves are looked at
+            // again, longer: search noise and horizons make false alarms.
+            if mark.is_none() || scored.ends || looks == LOOKS {
+                break (loss, mark, scored.played, scored.ends);
+            }
+            budget = longer(&budget);
             let base: Vec<&str> = base.iter().map(String::as_str).collect();
             session
                 .set_position(game.start.as_deref(), &base)
                 .map_err(|e| format!("ply {ply}: {e}"))?;
-            Some(value)
-        };
-        let (after, ends, next) = after_move(session.as_mut(), &note.text, mover, settings)
-            .map_err(|e| format!("ply {ply}: {e}"))?;
-        before = next;
-        let (loss, mark) = match best_value {
-            None => (0, None),
-            Some(value) => judge(score, value, after, settings.threshold),
         };
         reviews.push(MoveReview {
             ply,
@@ -212,6 +222,61 @@ fn canonical(session: &dyn Session, mv: &str) -> Option<String> {
     copy.play(mv).ok()
 }
 
+/// How often a move about to be marked is searched (each time with
+/// [`LONGER`] times the budget of the last).
+const LOOKS: usize = 2;
+const LONGER: u64 = 4;
+
+fn longer(limits: &Limits) -> Limits {
+    Limits {
+        movetime: limits.movetime.map(|ms| ms.saturating_mul(LONGER)),
+        nodes: limits.nodes.map(|n| n.saturating_mul(LONGER)),
+        ..limits.clone()
+    }
+}
+
+/// The scores of the engine's move (unless it was played) and of the
+/// played move, each by a search after it.
+struct Scored {
+    best: Option<Score>,
+    played: Score,
+    /// The played move ended the game.
+    ends: bool,
+    /// The engine's move and score after the played move.
+    next: Option<Choice>,
+}
+
+/// Scores the engine's move `best` (unless `same`) and the played move
+/// from the position `start` + `base`, leaving the session after the
+/// played move.
+fn score_moves(
+    session: &mut dyn Session,
+    (start, base): (Option<&str>, &[String]),
+    (best, played, same): (&str, &str, bool),
+    mover: Seat,
+    (settings, limits): (&Settings, &Limits),
+) -> Result<Scored, String> {
+    let base: Vec<&str> = base.iter().map(String::as_str).collect();
+    // The best move is judged as the played one is, by a search of the
+    // position after it: scores of searches from different sides of the
+    // move (or of different depths) are not comparable.
+    let best_value = if same {
+        None
+    } else {
+        let (value, _, _) = after_move(session, best, mover, settings, limits)
+            .map_err(|e| format!("the engine's move {best}: {e}"))?;
+        session.set_position(start, &base)?;
+        Some(value)
+    };
+    let (after, ends, next) = after_move(session, played, mover, settings, limits)?;
+    Ok(Scored {
+        best: best_value,
+        played: after,
+        ends,
+        next,
+    })
+}
+
 /// Plays `mv` and scores it for `mover`: by the result when the game ends,
 /// else by a search of the position after it (whose best move and score
 /// are returned too). Whether the game ended.
@@ -220,12 +285,13 @@ fn after_move(
     mv: &str,
     mover: Seat,
     settings: &Settings,
-) -> Result<(Score, bool, Option<(String, Score)>), String> {
+    limits: &Limits,
+) -> Result<(Score, bool, Option<Choice>), String> {
     session.play(mv)?;
     Ok(match session.outcome() {
         Some(outcome) => (result_score(outcome, mover), true, None),
         None => {
-            let next = search(session, settings);
+            let next = search(session, settings, limits);
             let score = next.as_ref().map_or(Score::Cp(0), |(_, s)| negate(*s));
             (score, false, next)
         }
@@ -234,7 +300,7 @@ fn after_move(
 
 /// The engine's best move and score in the session's position; `None`
 /// when the game is over.
-fn search(session: &mut dyn Session, settings: &Settings) -> Option<(String, Score)> {
+fn search(session: &mut dyn Session, settings: &Settings, limits: &Limits) -> Option<Choice> {
     let stop = AtomicBool::new(false);
     let mut quiet = |_: &crate::search::Report<String>| {};
     let run = SearchRun {
@@ -242,7 +308,7 @@ fn search(session: &mut dyn Session, settings: &Settings) -> Option<(String, Sco
         stop: &stop,
         progress: &mut quiet,
     };
-    let result = session.search(&settings.options.search, &settings.limits, run)?;
+    let result = session.search(&settings.options.search, limits, run)?;
     Some((result.best, result.report.score))
 }
 
@@ -291,7 +357,10 @@ pub fn judge(before: Score, best: Score, played: Score, threshold: i32) -> (i32,
         return (loss, None);
     };
     let comment = if thrown {
-        format!("gives away a proven win ({})", describe_score(played))
+        format!(
+            "the proven win is gone: {} after it",
+            describe_score(played)
+        )
     } else {
         format!("loses {loss}")
     };

@@ -156,7 +156,6 @@ fn move_list(game: &ReplayGame, positions: &Positions) -> String {
                     escape(&m.comment),
                     escape(m.symbol)
                 );
-                let _ = write!(extra, " <span class=\"why\">{}</span>", escape(&m.comment));
             }
             if let Some(score) = note.score {
                 let _ = write!(
@@ -167,6 +166,9 @@ fn move_list(game: &ReplayGame, positions: &Positions) -> String {
             }
             if let Some(best) = note.best.as_ref().filter(|b| **b != note.text) {
                 let _ = write!(extra, " <span class=\"best\">best: {}</span>", escape(best));
+            }
+            if let Some(m) = &note.mark {
+                let _ = write!(extra, " <span class=\"why\">{}</span>", escape(&m.comment));
             }
         }
         if i == opening && opening > 0 {
