@@ -31,3 +31,12 @@ if have chromium; then
         --no-first-run --hide-scrollbars --user-data-dir="$(mktemp -d)" --window-size=1100,720 \
         --screenshot=docs/replay.png "file://$PWD/docs/replay-example.html#ply=14" 2>/dev/null
 fi
+
+# The same game analysed (fixed nodes, one thread: the same every time).
+"$Q" analyse docs/replay-example.txt --nodes 20000 --html docs/analyse-example.html \
+    >docs/analyse-example.txt 2>/dev/null
+if have chromium; then
+    chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --no-first-run --hide-scrollbars --user-data-dir="$(mktemp -d)" --window-size=1100,720 \
+        --screenshot=docs/analyse.png "file://$PWD/docs/analyse-example.html#ply=17" 2>/dev/null
+fi

@@ -178,6 +178,31 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         number: Option<u64>,
     },
+    /// The engine's view of every move of one game of a record: its score
+    /// before the move, its best move, the score after the move played,
+    /// mistakes marked (README.md, "Pictures, replays, play").
+    Analyse {
+        record: PathBuf,
+        /// The record's game number (its game= field). Default: the first.
+        #[arg(long, value_name = "N")]
+        number: Option<u64>,
+        /// Search time per position, ms (default 1000).
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+        /// Nodes (playouts) per position instead of a time.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// A move losing more than this many centipawns is a mistake (?),
+        /// three times as many a blunder (??).
+        #[arg(long, value_name = "CP", default_value_t = 100)]
+        threshold: u32,
+        /// Write the replay page with the analysis here.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// Write the game's record line here with scores and best filled.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Plays in the terminal against the engine (moves in the game's
     /// notation; type help for the commands).
     Play {
@@ -251,6 +276,27 @@ pub fn run(invocation: Invocation) -> Result<()> {
             html,
             number,
         } => view::replay_file(&record, number, &game.config(), &html).map_err(|e| anyhow!(e)),
+        Command::Analyse {
+            record,
+            number,
+            movetime,
+            nodes,
+            threshold,
+            html,
+            out,
+        } => view::analyse::run(
+            &view::analyse::Request {
+                record,
+                number,
+                movetime,
+                nodes,
+                threshold,
+                html,
+                out,
+            },
+            &options,
+        )
+        .map_err(|e| anyhow!(e)),
         Command::Play {
             human,
             movetime,

@@ -977,8 +977,8 @@ impl Atoms {
             for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
                 let cell = cell as usize;
                 out.push(l.atom_ring + side * rings + self.pattern(cell, me, 0));
-                let friends = (self.near[s][cell] as u32).min(4);
-                let foes = (self.near[1 - s][cell] as u32).min(4);
+                let friends = (self.near(s, cell) as u32).min(4);
+                let foes = (self.near(1 - s, cell) as u32).min(4);
                 out.push(l.contacts + side * 25 + friends * 5 + foes);
             }
         }
@@ -1011,7 +1011,7 @@ impl Atoms {
             };
             out.push(l.removed + lost(m) * 4 + lost(t));
             let valence = (self.valence(to) as u32).min(8);
-            out.push(l.valence + valence * 2 + (self.near[t][to] > 0) as u32);
+            out.push(l.valence + valence * 2 + (self.near(t, to) > 0) as u32);
             out.end_row();
         }
     }

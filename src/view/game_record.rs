@@ -33,6 +33,16 @@ pub struct MoveNote {
     pub score: Option<Score>,
     /// The move the engine preferred, where it differs or is known.
     pub best: Option<String>,
+    /// A judgement of the move (`quintet analyse`), shown beside it.
+    pub mark: Option<Mark>,
+}
+
+/// A move judged by an analysis: `?` (a mistake) or `??` (a blunder), and
+/// why, in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub symbol: &'static str,
+    pub comment: String,
 }
 
 impl MoveNote {

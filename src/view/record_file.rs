@@ -17,32 +17,73 @@ pub fn read_game(
     number: Option<u64>,
     fallback: &GameConfig,
 ) -> Result<ReplayGame, String> {
-    let mut config = None;
+    let line = find_line(text, number)?;
+    let config = line.config().unwrap_or_else(|| fallback.clone());
+    let field = |key: &str| line.field(key);
+    game_from_fields(&field, config).map_err(|e| format!("line {}: {e}", line.number))
+}
+
+/// One game's line of a record, with the `#` header lines above it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordLine {
+    pub header: Vec<String>,
+    pub fields: Vec<(String, String)>,
+    /// Its line number in the file (1-based).
+    pub number: usize,
+}
+
+impl RecordLine {
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a field, in its place if present, else at the end.
+    pub fn set(&mut self, key: &str, value: String) {
+        match self.fields.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value,
+            None => self.fields.push((key.to_string(), value)),
+        }
+    }
+
+    /// The rules the first header line that names a game gives.
+    pub fn config(&self) -> Option<GameConfig> {
+        self.header
+            .iter()
+            .find_map(|h| h.strip_prefix('#').and_then(header_config))
+    }
+}
+
+/// The line of the game numbered `number` (its `game=` field), or the
+/// file's first game line.
+pub fn find_line(text: &str, number: Option<u64>) -> Result<RecordLine, String> {
+    let mut header = Vec::new();
     let mut numbers = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();
-        if let Some(comment) = line.strip_prefix('#') {
-            config = config.or_else(|| header_config(comment));
+        if line.starts_with('#') {
+            header.push(line.to_string());
             continue;
         }
         if line.is_empty() {
             continue;
         }
-        let at = |e: String| format!("line {}: {e}", index + 1);
-        let fields = record::parse_line(line).map_err(at)?;
-        let field = |key: &str| {
-            fields
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.as_str())
-        };
-        let this = field("game").and_then(|g| g.parse::<u64>().ok());
+        let fields = record::parse_line(line).map_err(|e| format!("line {}: {e}", index + 1))?;
+        let this = fields
+            .iter()
+            .find(|(k, _)| k == "game")
+            .and_then(|(_, g)| g.parse::<u64>().ok());
         if number.is_some_and(|n| this != Some(n)) {
             numbers.extend(this);
             continue;
         }
-        let config = config.clone().unwrap_or_else(|| fallback.clone());
-        return game_from_fields(&field, config).map_err(at);
+        return Ok(RecordLine {
+            header,
+            fields,
+            number: index + 1,
+        });
     }
     match number {
         Some(n) => Err(format!(
@@ -97,6 +138,7 @@ fn game_from_fields<'a>(
             text: text.to_string(),
             score,
             best,
+            mark: None,
         });
     }
     let players = [

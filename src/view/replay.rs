@@ -3,7 +3,7 @@
 //! clickable move list, and a graph of the engine's scores when the game
 //! carries them. No network, no external scripts or fonts.
 
-use super::game_record::{ReplayGame, describe_score};
+use super::game_record::{Mark, ReplayGame, describe_score};
 use crate::draw::svg::{self, Frame, escape};
 use crate::games::Seat;
 use crate::games::picture::Picture;
@@ -144,7 +144,19 @@ fn move_list(game: &ReplayGame, positions: &Positions) -> String {
             class.push_str(" opening");
         }
         let mut extra = String::new();
+        let mut mark = String::new();
+        let mut item = String::new();
         if let Some(note) = i.checked_sub(opening).map(|k| &game.moves[k]) {
+            if let Some(m) = &note.mark {
+                let kind = mark_class(m);
+                item = format!(" class=\"{kind}\"");
+                let _ = write!(
+                    mark,
+                    "<span class=\"mark {kind}\" title=\"{}\">{}</span>",
+                    escape(&m.comment),
+                    escape(m.symbol)
+                );
+            }
             if let Some(score) = note.score {
                 let _ = write!(
                     extra,
@@ -155,20 +167,32 @@ fn move_list(game: &ReplayGame, positions: &Positions) -> String {
             if let Some(best) = note.best.as_ref().filter(|b| **b != note.text) {
                 let _ = write!(extra, " <span class=\"best\">best: {}</span>", escape(best));
             }
+            if let Some(m) = &note.mark {
+                let _ = write!(extra, " <span class=\"why\">{}</span>", escape(&m.comment));
+            }
         }
         if i == opening && opening > 0 {
             html.push_str("<li class=\"divider\">game</li>\n");
         }
         let _ = writeln!(
             html,
-            "<li><button class=\"{class}\" data-ply=\"{ply}\"><span class=\"n\">{ply}.</span> \
-             <span class=\"seat\">{}</span> {}</button>{extra}</li>",
+            "<li{item}><button class=\"{class}\" data-ply=\"{ply}\"><span class=\"n\">{ply}.</span> \
+             <span class=\"seat\">{}</span> {}{mark}</button>{extra}</li>",
             mover.name(),
             escape(mv)
         );
     }
     html.push_str("</ol>\n");
     html
+}
+
+/// The CSS class of a mark: `blunder` for `??`, else `mistake`.
+fn mark_class(mark: &Mark) -> &'static str {
+    if mark.symbol == "??" {
+        "blunder"
+    } else {
+        "mistake"
+    }
 }
 
 /// p1's expected score after each scored move, as a line over the plies,
@@ -179,14 +203,16 @@ fn score_graph(game: &ReplayGame, positions: &Positions) -> String {
     let x = |ply: usize| pad + (width - 2.0 * pad) * ply as f64 / plies;
     let y = |share: f64| pad + (height - 2.0 * pad) * (1.0 - share);
     let opening = game.opening.len();
-    let points: Vec<(usize, f64)> = game
+    let points: Vec<(usize, f64, Option<&Mark>)> = game
         .moves
         .iter()
         .enumerate()
         .filter_map(|(k, note)| {
             let ply = opening + k + 1;
-            note.score
-                .map(|s| (ply, p1_share(s, positions.movers[ply - 1])))
+            note.score.map(|s| {
+                let share = p1_share(s, positions.movers[ply - 1]);
+                (ply, share, note.mark.as_ref())
+            })
         })
         .collect();
     let mut svg = String::new();
@@ -205,10 +231,10 @@ fn score_graph(game: &ReplayGame, positions: &Positions) -> String {
         width - pad,
         mid = y(0.5)
     );
-    if let (Some(&(first, _)), Some(&(last, _))) = (points.first(), points.last()) {
+    if let (Some(&(first, ..)), Some(&(last, ..))) = (points.first(), points.last()) {
         let line: Vec<String> = points
             .iter()
-            .map(|&(ply, share)| format!("{:.1},{:.1}", x(ply), y(share)))
+            .map(|&(ply, share, _)| format!("{:.1},{:.1}", x(ply), y(share)))
             .collect();
         let _ = writeln!(
             svg,
@@ -222,13 +248,24 @@ fn score_graph(game: &ReplayGame, positions: &Positions) -> String {
             mid = y(0.5)
         );
     }
-    for &(ply, share) in &points {
+    for &(ply, share, mark) in &points {
+        // A marked move's point is red and larger, named in its tooltip.
+        let (class, fill, r, why) = match mark {
+            Some(m) => (
+                format!("pt {}", mark_class(m)),
+                "#d0342c",
+                5.0,
+                format!(" {} {}", m.symbol, m.comment),
+            ),
+            None => ("pt".to_string(), "#2d62c8", 3.5, String::new()),
+        };
         let _ = writeln!(
             svg,
-            "<circle class=\"pt\" data-ply=\"{ply}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"#2d62c8\"><title>ply {ply}: p1 {:.0}%</title></circle>",
+            "<circle class=\"{class}\" data-ply=\"{ply}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r}\" fill=\"{fill}\"><title>ply {ply}: p1 {:.0}%{}</title></circle>",
             x(ply),
             y(share),
-            share * 100.0
+            share * 100.0,
+            escape(&why)
         );
     }
     let _ = writeln!(
@@ -272,6 +309,10 @@ nav button:hover { background: #f4e4bd; }
 .seat { color: #666; font-size: 12px; }
 .score { color: #2d62c8; font-size: 12px; }
 .best { color: #a0522d; font-size: 12px; }
+#moves li.mistake { background: #fdf0d8; }
+#moves li.blunder { background: #fbdcd8; }
+.mark { color: #d0342c; font-weight: bold; margin-left: 2px; }
+.why { color: #b03a2e; font-size: 12px; }
 .graph { margin: 0 0 8px; }
 .graph svg { width: 100%; height: 120px; display: block; }
 .graph .pt { cursor: pointer; }
