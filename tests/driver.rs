@@ -1104,3 +1104,120 @@ fn d_svg_draws_the_position_on_one_line_or_into_a_file() {
     assert!(!e.ask("query fen").is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The `info` lines of the last report before `bestmove` (the block that
+/// ends with the last line carrying `multipv 1`, or the last line).
+fn last_block(lines: &[String]) -> Vec<&str> {
+    let infos: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    let start = infos
+        .iter()
+        .rposition(|l| l.contains(" multipv 1 "))
+        .unwrap_or(infos.len().saturating_sub(1));
+    infos[start..].to_vec()
+}
+
+fn centipawns(line: &str) -> i64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "score").unwrap();
+    let n: i64 = words[at + 2].parse().unwrap();
+    match words[at + 1] {
+        "cp" => n,
+        // A proven win is worth more than any centipawn score, sooner more.
+        _ if n > 0 => 100_000 - n,
+        _ => -100_000 - n,
+    }
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_ordered_best_first() {
+    for search in ["alphabeta", "mcts"] {
+        let mut e = Engine::new();
+        e.setoption("Game", "hadron");
+        e.setoption("Size", "5");
+        e.setoption("Search", search);
+        e.setoption("MultiPV", "3");
+        e.ready();
+        e.silent("position startpos moves c3");
+        let limit = if search == "mcts" {
+            "nodes 20000"
+        } else {
+            "depth 4"
+        };
+        let (lines, best) = e.go(&format!("go {limit}"));
+        let block = last_block(&lines);
+        assert_eq!(block.len(), 3, "{search}: {lines:?}");
+        let firsts: Vec<&str> = block
+            .iter()
+            .enumerate()
+            .map(|(k, l)| {
+                assert!(l.contains(&format!(" multipv {} ", k + 1)), "{l}");
+                l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap()
+            })
+            .collect();
+        assert_eq!(firsts[0], best, "{search}: line 1 is the move played");
+        assert!(
+            firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+            "{search}: {firsts:?}"
+        );
+        let scores: Vec<i64> = block.iter().map(|l| centipawns(l)).collect();
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "{search}: scores not best first: {scores:?}"
+        );
+    }
+}
+
+#[test]
+fn move_stats_and_wdl_describe_the_root() {
+    let mut e = Engine::new();
+    e.setoption("Game", "hadron");
+    e.setoption("Size", "5");
+    e.setoption("Search", "mcts");
+    e.setoption("MoveStats", "true");
+    e.setoption("ShowWDL", "true");
+    e.ready();
+    e.silent("position startpos");
+    let (lines, best) = e.go("go nodes 5000");
+    let info = final_info(&lines);
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "wdl").expect("wdl shown");
+    let wdl: Vec<u64> = words[at + 1..at + 4]
+        .iter()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(wdl.iter().sum::<u64>(), 1000, "{info}");
+    let stats: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string movestats "))
+        .collect();
+    // Every legal first move of Hadron 5x5 (all 25 cells), each once.
+    let mut moves: Vec<&str> = stats.iter().map(|l| l.split(' ').nth(3).unwrap()).collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), 25, "{stats:?}");
+    let visits = |l: &str| -> u64 {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w[w.iter().position(|x| *x == "visits").unwrap() + 1]
+            .parse()
+            .unwrap()
+    };
+    let total: u64 = stats.iter().rev().take(25).map(|l| visits(l)).sum();
+    assert!(
+        total > 4000 && total <= 5000,
+        "root visits {total} of 5000 playouts"
+    );
+    let most = stats
+        .iter()
+        .rev()
+        .take(25)
+        .max_by_key(|l| visits(l))
+        .unwrap();
+    assert!(
+        most.contains(&format!("movestats {best} ")),
+        "{most} vs {best}"
+    );
+}
