@@ -510,7 +510,6 @@ impl SolveArgs {
                 small: self.small,
                 mirror: !self.no_mirror,
             },
-            generate: None,
         }
     }
 }

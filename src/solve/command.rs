@@ -3,7 +3,7 @@
 //! starts with `winner p1`, `winner p2`, `draw` or `unknown`).
 
 use super::node::GameNode;
-use super::{Budget, Progress, Proof, ProofTable, hadron, positions, solve};
+use super::{Budget, Progress, Proof, ProofTable, hadron, solve};
 use crate::games::{Game, Outcome, Seat};
 use crate::registry::{self, GameConfig, GameVisitor};
 use crate::session::Profile;
@@ -28,8 +28,6 @@ pub struct SolveOptions {
     pub plain: bool,
     /// Hadron's region solver settings.
     pub hadron: hadron::Settings,
-    /// Write solved positions instead of solving one (see `positions`).
-    pub generate: Option<positions::GenerateOptions>,
 }
 
 /// Runs `quintet solve` for `config`.
@@ -58,9 +56,6 @@ impl GameVisitor for Command<'_> {
 
     fn visit<G: Game>(self, _config: &GameConfig, start: G, _auto: &Profile) -> Result<()> {
         let root = set_up(&start, self.options)?;
-        if let Some(generate) = &self.options.generate {
-            return positions::generate(&root, generate, self.options);
-        }
         solve_command(&root, self.options)
     }
 }

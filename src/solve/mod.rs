@@ -7,7 +7,7 @@
 //! - `dfpn` (the search), `table` (its bounded memory), `node` (what it
 //!   needs of a position), `naive` (an independent exhaustive checker),
 //!   `hadron` and `cgt` (Hadron's regions and their game values),
-//!   `command` (the CLI body), `positions` (files of solved positions).
+//!   `command` (the CLI body).
 
 pub mod cgt;
 pub mod command;
@@ -15,7 +15,6 @@ pub mod dfpn;
 pub mod hadron;
 pub mod naive;
 pub mod node;
-pub mod positions;
 pub mod table;
 
 use crate::games::{Game, Outcome, Seat};

@@ -1,0 +1,511 @@
+//! The exact solver checked against an independent exhaustive search
+//! (`solve::naive`): on the smallest board of every game and variant, on
+//! positions a few plies from the end of random games (repetition
+//! histories included), and Hadron's region solver against the plain
+//! df-pn and the naive search; then `quintet solve` on the command line.
+
+use quintet::games::{Game, GameConfig, GameRng, Outcome, Seat, random_below};
+use quintet::registry::{self, GameVisitor};
+use quintet::session::Profile;
+use quintet::solve::command::{SolveOptions, solve_game};
+use quintet::solve::{Budget, ProofTable, hadron, naive};
+use rand::SeedableRng;
+use std::process::{Command, Output};
+
+const QUINTET: &str = env!("CARGO_BIN_EXE_quintet");
+
+/// Positions the naive search may visit per check (bigger ones are skipped).
+const NAIVE_LIMIT: u64 = 300_000;
+
+/// Plays a random game from `start` (at most `max_plies`) and returns every
+/// position on the way, the last one first.
+fn random_line<G: Game>(start: &G, rng: &mut GameRng, max_plies: usize) -> Vec<G> {
+    let mut line = vec![start.clone()];
+    let mut game = start.clone();
+    let mut scratch = Vec::new();
+    for _ in 0..max_plies {
+        let Some(mv) = game.random_move(rng, &mut scratch) else {
+            break;
+        };
+        // `make`, not `play`: the repetition history must be kept.
+        let _ = game.make(mv);
+        line.push(game.clone());
+    }
+    line.reverse();
+    line
+}
+
+/// The solver's value and move checked against the naive search; returns
+/// whether the position was small enough to check.
+fn check_position<G: Game>(game: &G, options: &SolveOptions, what: &str) -> bool {
+    let Some(expected) = naive::value(game, NAIVE_LIMIT) else {
+        return false;
+    };
+    let table = ProofTable::new(16);
+    let proof = solve_game(game, &Budget::default(), &table, None, 1, options);
+    assert_eq!(
+        proof.value,
+        Some(expected),
+        "{what}: solver and naive search disagree on {} ({})",
+        game.position_text(),
+        game.describe()
+    );
+    // A proven win or draw names a move that keeps it.
+    if game.outcome().is_none() && expected != Outcome::Win(game.side_to_move().other()) {
+        let mv = proof.best.unwrap_or_else(|| {
+            panic!(
+                "{what}: no move from proven {expected:?} at {}",
+                game.position_text()
+            )
+        });
+        let mut after = game.clone();
+        let _ = after.make(mv);
+        // (Skipped where the position after it is too big to check.)
+        if let Some(kept) = naive::value(&after, NAIVE_LIMIT * 4) {
+            assert_eq!(
+                kept,
+                expected,
+                "{what}: the move {} does not keep {expected:?} at {}",
+                game.format_move(mv),
+                game.position_text()
+            );
+        }
+    }
+    true
+}
+
+/// Checks positions near the end of random games of one configuration.
+struct EndgameCheck {
+    games: usize,
+    plies_from_end: usize,
+    seed: u64,
+}
+
+/// (positions checked, positions whose history holds a repeated position)
+type Counts = (usize, usize);
+
+impl GameVisitor for EndgameCheck {
+    type Output = Counts;
+
+    fn visit<G: Game>(self, config: &GameConfig, start: G, _profile: &Profile) -> Counts {
+        let mut rng = GameRng::seed_from_u64(self.seed);
+        let what = format!("{} {} {}", config.game, config.size, config.variant);
+        let options = SolveOptions::default();
+        let mut checked = 0;
+        let mut with_history = 0;
+        for _ in 0..self.games {
+            let line = random_line(&start, &mut rng, 3000);
+            for game in line.iter().take(self.plies_from_end + 1) {
+                if check_position(game, &options, &what) {
+                    checked += 1;
+                    if !game.seen_twice().is_empty() {
+                        with_history += 1;
+                    }
+                }
+            }
+        }
+        // The start itself, when it is small enough.
+        if check_position(&start, &options, &what) {
+            checked += 1;
+        }
+        (checked, with_history)
+    }
+}
+
+fn smallest_configs() -> Vec<GameConfig> {
+    registry::GAMES
+        .iter()
+        .flat_map(|entry| {
+            entry.variants.iter().map(|v| {
+                GameConfig::named(entry.name)
+                    .with_size(entry.sizes.0)
+                    .with_variant(v)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn dfpn_agrees_with_naive_search_near_the_end_of_random_games_of_every_game() {
+    let mut repeated = 0;
+    for (i, config) in smallest_configs().into_iter().enumerate() {
+        let check = EndgameCheck {
+            games: 6,
+            plies_from_end: 8,
+            seed: 1000 + i as u64,
+        };
+        let (checked, with_history) =
+            registry::with_game(&config, check).expect("a registered configuration");
+        assert!(
+            checked >= 20,
+            "{config:?}: only {checked} positions small enough to check"
+        );
+        eprintln!("{config:?}: {checked} positions checked, {with_history} after a repetition");
+        repeated += with_history;
+    }
+    eprintln!("positions with a repeated position in their history: {repeated}");
+}
+
+/// Random Hadron positions `plies` into the game.
+fn hadron_positions(size: usize, plies: usize, count: usize, seed: u64) -> Vec<GameConfigGame> {
+    struct Make {
+        plies: usize,
+        count: usize,
+        seed: u64,
+    }
+    impl GameVisitor for Make {
+        type Output = Vec<String>;
+        fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> Vec<String> {
+            let mut rng = GameRng::seed_from_u64(self.seed);
+            let mut scratch = Vec::new();
+            let mut out = Vec::new();
+            while out.len() < self.count {
+                let mut game = start.clone();
+                for _ in 0..self.plies {
+                    match game.random_move(&mut rng, &mut scratch) {
+                        Some(mv) => game.play(mv),
+                        None => break,
+                    }
+                }
+                out.push(game.position_text());
+            }
+            out
+        }
+    }
+    let config = GameConfig::named("hadron").with_size(size);
+    let texts = registry::with_game(&config, Make { plies, count, seed }).expect("hadron");
+    texts
+        .into_iter()
+        .map(|text| GameConfigGame {
+            config: config.clone(),
+            text,
+        })
+        .collect()
+}
+
+struct GameConfigGame {
+    config: GameConfig,
+    text: String,
+}
+
+/// Region solver (several settings), plain df-pn and naive search agree.
+struct HadronCheck {
+    text: String,
+}
+
+impl GameVisitor for HadronCheck {
+    type Output = bool;
+    fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> bool {
+        let game = start.read_position(&self.text).expect("own position text");
+        let naive_value = naive::value(&game, 2_000_000);
+        let table = ProofTable::new(16);
+        let mut values = Vec::new();
+        let settings = [
+            (false, hadron::Settings::default()),
+            (
+                false,
+                hadron::Settings {
+                    small: 0,
+                    mirror: true,
+                },
+            ),
+            (
+                false,
+                hadron::Settings {
+                    small: 6,
+                    mirror: false,
+                },
+            ),
+            (true, hadron::Settings::default()),
+        ];
+        for (plain, hadron) in settings {
+            let options = SolveOptions {
+                plain,
+                hadron,
+                ..SolveOptions::default()
+            };
+            table.clear();
+            let proof = solve_game(&game, &Budget::default(), &table, None, 1, &options);
+            let value = proof.value.expect("solved without a budget");
+            values.push(value);
+            if value == Outcome::Win(game.side_to_move()) {
+                let mut after = game.clone();
+                after.play(proof.best.expect("a winning move"));
+                let table = ProofTable::new(4);
+                let reply = solve_game(&after, &Budget::default(), &table, None, 1, &options);
+                assert_eq!(
+                    reply.value,
+                    Some(value),
+                    "the named move wins at {}",
+                    self.text
+                );
+            }
+        }
+        assert!(
+            values.iter().all(|v| *v == values[0]),
+            "region solver settings and plain df-pn disagree on {}: {values:?}",
+            self.text
+        );
+        if let Some(v) = naive_value {
+            assert_eq!(values[0], v, "naive search disagrees on {}", self.text);
+        }
+        naive_value.is_some()
+    }
+}
+
+#[test]
+fn hadron_region_solver_agrees_with_plain_dfpn_and_naive_search() {
+    let mut naive_checked = 0;
+    let mut total = 0;
+    for (size, plies, count) in [
+        (3, 0, 1),
+        (4, 0, 1),
+        (4, 2, 12),
+        (4, 5, 12),
+        (5, 8, 12),
+        (5, 12, 12),
+    ] {
+        for p in hadron_positions(size, plies, count, 77 + plies as u64) {
+            let checked =
+                registry::with_game(&p.config, HadronCheck { text: p.text }).expect("hadron");
+            naive_checked += checked as usize;
+            total += 1;
+        }
+    }
+    assert!(
+        naive_checked * 2 >= total,
+        "only {naive_checked} of {total} checked by naive search"
+    );
+}
+
+#[test]
+fn hadron_region_solver_proves_a_mirror_position_without_search() {
+    // Hadron 4x4 is a second-player win (the point reflection answers every
+    // move); the region solver must see it without expanding the tree.
+    let config = GameConfig::named("hadron").with_size(4);
+    struct Root;
+    impl GameVisitor for Root {
+        type Output = (Option<Outcome>, u64);
+        fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> Self::Output {
+            let table = ProofTable::new(4);
+            let p = solve_game(
+                &start,
+                &Budget::default(),
+                &table,
+                None,
+                1,
+                &SolveOptions::default(),
+            );
+            (p.value, p.nodes)
+        }
+    }
+    let (value, nodes) = registry::with_game(&config, Root).expect("hadron");
+    assert_eq!(value, Some(Outcome::Win(Seat::P2)));
+    assert!(nodes <= 1, "{nodes} nodes");
+}
+
+fn quintet(args: &[&str]) -> Output {
+    Command::new(QUINTET)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout_lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn solve_command_prints_the_value_last_and_children_first() {
+    let out = quintet(&["--game", "hadron", "--size", "3", "solve", "--children"]);
+    assert!(out.status.success(), "{out:?}");
+    let lines = stdout_lines(&out);
+    let last = lines.last().expect("output");
+    assert!(last.starts_with("winner p1 nodes "), "{last}");
+    assert!(last.contains(" time ") && last.contains(" move "), "{last}");
+    let children: Vec<_> = lines.iter().filter(|l| l.starts_with("child ")).collect();
+    assert_eq!(children.len(), 9, "{lines:?}");
+    for child in children {
+        let words: Vec<_> = child.split_whitespace().collect();
+        assert!(
+            matches!(words[2..4], ["winner", "p1"] | ["winner", "p2"])
+                || words[2] == "draw"
+                || words[2] == "unknown",
+            "{child}"
+        );
+    }
+
+    // After a losing first move on 4x4... every first move loses there.
+    let out = quintet(&["--game", "hadron", "--size", "4", "solve", "--moves", "a1"]);
+    assert!(out.status.success());
+    let lines = stdout_lines(&out);
+    assert!(lines.last().unwrap().starts_with("winner p2 "), "{lines:?}");
+
+    // A finished game.
+    let out = quintet(&[
+        "--game",
+        "hadron",
+        "--size",
+        "3",
+        "solve",
+        "--moves",
+        "a1 c1 a3 c3 b2",
+    ]);
+    let lines = stdout_lines(&out);
+    assert!(out.status.success(), "{out:?}");
+    assert!(lines.last().unwrap().starts_with("winner "), "{lines:?}");
+}
+
+#[test]
+fn solve_command_with_a_tiny_time_limit_says_unknown() {
+    let out = quintet(&[
+        "--game",
+        "hadron",
+        "--size",
+        "7",
+        "solve",
+        "--time",
+        "0.2",
+        "--no-mirror",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let lines = stdout_lines(&out);
+    let last = lines.last().expect("output");
+    assert!(last.starts_with("unknown nodes "), "{last}");
+}
+
+#[test]
+fn solve_command_rejects_bad_input_with_an_error() {
+    for args in [
+        &["--game", "chess", "solve"][..],
+        &[
+            "--game", "hadron", "--size", "4", "solve", "--moves", "a1 a1",
+        ],
+        &["--game", "hadron", "--size", "4", "solve", "--moves", "z9"],
+        &[
+            "--game",
+            "hadron",
+            "--size",
+            "4",
+            "solve",
+            "--fen",
+            "this is no position",
+        ],
+        &[
+            "--game", "tritium", "--size", "4", "solve", "--moves", "hello",
+        ],
+        &["--game", "hadron", "--size", "99", "solve"],
+    ] {
+        let out = quintet(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(!err.is_empty(), "{args:?}: no message");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            !stdout_lines(&out).iter().any(|l| l.starts_with("winner")),
+            "{args:?}"
+        );
+    }
+}
+
+/// A random game that returns to positions it has seen whenever it can
+/// (so that repetition draws come into play); every position on the way.
+fn repeating_line<G: Game>(start: &G, rng: &mut GameRng, max_plies: usize) -> Vec<G> {
+    let mut line = vec![start.clone()];
+    let mut game = start.clone();
+    let mut seen = vec![game.hash()];
+    let mut moves = Vec::new();
+    for _ in 0..max_plies {
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let back: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut next = game.clone();
+                let _ = next.make(mv);
+                seen.contains(&next.hash())
+            })
+            .collect();
+        let mv = if !back.is_empty() && random_below(rng, 10) < 9 {
+            back[random_below(rng, back.len())]
+        } else {
+            moves[random_below(rng, moves.len())]
+        };
+        let _ = game.make(mv);
+        seen.push(game.hash());
+        line.push(game.clone());
+    }
+    line
+}
+
+/// Positions whose repetition history already holds a position twice (its
+/// next occurrence is a draw), from random games: the solver's table keys
+/// and cycle checks must give the values the rules give.
+struct RepetitionCheck {
+    games: usize,
+    seed: u64,
+}
+
+impl GameVisitor for RepetitionCheck {
+    type Output = (usize, usize);
+
+    fn visit<G: Game>(self, config: &GameConfig, start: G, _profile: &Profile) -> (usize, usize) {
+        let mut rng = GameRng::seed_from_u64(self.seed);
+        let what = format!(
+            "{} {} {} (repetition)",
+            config.game, config.size, config.variant
+        );
+        let options = SolveOptions::default();
+        let (mut found, mut checked) = (0, 0);
+        for _ in 0..self.games {
+            for game in repeating_line(&start, &mut rng, 400) {
+                if game.seen_twice().is_empty() {
+                    continue;
+                }
+                found += 1;
+                if checked < 15 && check_position(&game, &options, &what) {
+                    checked += 1;
+                }
+            }
+        }
+        (found, checked)
+    }
+}
+
+#[test]
+fn dfpn_agrees_with_naive_search_after_repetitions() {
+    // Atoms with few stones reaches its movement phase at once, where
+    // atoms shuffle back and forth.
+    let few_stones = [
+        "standard",
+        "isotopes",
+        "radioactive",
+        "radioactive-isotopes",
+    ]
+    .iter()
+    .flat_map(|v| {
+        (2..=4).map(|stones| GameConfig {
+            stones,
+            ..GameConfig::named("atoms").with_size(6).with_variant(v)
+        })
+    });
+    let mut atoms_checked = 0;
+    for config in smallest_configs().into_iter().chain(few_stones) {
+        let (found, checked) = registry::with_game(&config, RepetitionCheck { games: 30, seed: 9 })
+            .expect("a registered configuration");
+        eprintln!("{config:?}: {found} positions after a repetition, {checked} checked");
+        if config.game == "atoms" {
+            atoms_checked += checked;
+        }
+    }
+    assert!(
+        atoms_checked >= 20,
+        "only {atoms_checked} Atoms positions after a repetition"
+    );
+}
