@@ -190,8 +190,8 @@ fn embedded_weights_fit_their_configurations() {
         configurations.contains(&"hadron size=7"),
         "{configurations:?}"
     );
-    assert!(quintet::model::embedded(&Hadron::new(7)).is_some());
+    assert!(quintet::model::embedded(&Hadron::<u64>::new(7)).is_some());
     // Another size has none (and plays without).
-    assert!(quintet::model::embedded(&Hadron::new(6)).is_none());
+    assert!(quintet::model::embedded(&Hadron::<u64>::new(6)).is_none());
     assert!(quintet::model::embedded(&Tritium::new(5, Variant::Standard)).is_some());
 }
