@@ -95,7 +95,10 @@ registry! {
         size_of_text: tritium::size_of_text,
         // Measured: evaluated playouts cut at 20 plies beat playing to the end.
         auto: Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 1000.0)),
-        learned: Some(Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 1000.0).with_exploration(1.0).with_value_weight(0.5))),
+        // Measured with the embedded Tritium 5 weights (bench/RESULTS.md):
+        // +139 Elo at 2000 nodes but -92 at 100 ms (features at every node
+        // cost more than they know), so auto keeps playing without them.
+        learned: None,
     } => build_tritium;
     GameEntry {
         name: "nadraz",

@@ -181,3 +181,17 @@ fn weights_option_loads_files_and_refuses_bad_ones() {
     assert!(errors(&lines).is_empty(), "{lines:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn embedded_weights_fit_their_configurations() {
+    use quintet::games::tritium::{Tritium, Variant};
+    let configurations = quintet::model::embedded_configurations();
+    assert!(
+        configurations.contains(&"hadron size=7"),
+        "{configurations:?}"
+    );
+    assert!(quintet::model::embedded(&Hadron::<u64>::new(7)).is_some());
+    // Another size has none (and plays without).
+    assert!(quintet::model::embedded(&Hadron::<u64>::new(6)).is_none());
+    assert!(quintet::model::embedded(&Tritium::new(5, Variant::Standard)).is_some());
+}
