@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! 0.012 mcts#4711 > ugi
-//! 0.015 mcts#4711 < id name quintet 0.1.0
+//! 0.015 mcts#4711 < id name quintet 0.2.0
 //! ```
 
 use std::fs::File;
