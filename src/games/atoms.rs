@@ -13,7 +13,7 @@ use super::features::{
 };
 use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
 use super::square::{decode_rows, encode_rows, format_cell, parse_cell, render_board, transform};
-use super::zobrist::{key, salt};
+use super::zobrist::{key, least_image_key, salt};
 use super::{Dice, Game, GameRng, Outcome, Seat, random_below};
 
 pub const MIN_SIZE: usize = 6;
@@ -754,21 +754,22 @@ impl Game for Atoms {
     }
 
     fn canonical_key(&self) -> u64 {
-        let mut keys = [0u64; 8];
-        for seat in [Seat::P1, Seat::P2] {
+        let atoms = [Seat::P1, Seat::P2].into_iter().flat_map(|seat| {
             let s = seat.index();
-            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
-                for (sym, k) in keys.iter_mut().enumerate() {
-                    *k ^= atom_key(seat, self.map_cell(cell as usize, sym));
-                }
-            }
-        }
+            self.pieces[s][..self.piece_count[s] as usize]
+                .iter()
+                .map(move |&cell| (seat, cell as usize))
+        });
         let mut rest = hand_key(Seat::P1, self.hand[0]) ^ hand_key(Seat::P2, self.hand[1]);
         if self.to_move == Seat::P2 {
             rest ^= side_key();
         }
         rest ^= quiet_key(self.quiet);
-        keys.iter().map(|k| k ^ rest).min().unwrap_or(rest)
+        least_image_key::<_, 8>(
+            atoms,
+            |(seat, cell), sym| atom_key(seat, self.map_cell(cell, sym)),
+            rest,
+        )
     }
 
     /// Atoms move back and forth: positions recur.

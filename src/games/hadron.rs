@@ -310,20 +310,21 @@ impl<B: Bits> Game for Hadron<B> {
     }
 
     fn canonical_key(&self) -> u64 {
-        let mut keys = [0u64; 8];
-        for seat in [Seat::P1, Seat::P2] {
-            for cell in self.tiles[seat.index()].ones() {
-                for (sym, key) in keys.iter_mut().enumerate() {
-                    *key ^= tile_key(seat, self.map_cell(cell, sym));
-                }
-            }
-        }
+        let tiles = [Seat::P1, Seat::P2].into_iter().flat_map(|seat| {
+            self.tiles[seat.index()]
+                .ones()
+                .map(move |cell| (seat, cell))
+        });
         let side = if self.to_move == Seat::P2 {
             side_key()
         } else {
             0
         };
-        keys.iter().map(|k| k ^ side).min().unwrap_or(self.hash)
+        zobrist::least_image_key::<_, 8>(
+            tiles,
+            |(seat, cell), sym| tile_key(seat, self.map_cell(cell, sym)),
+            side,
+        )
     }
 
     /// The last player to place wins: no draws, no repetitions.

@@ -1036,20 +1036,19 @@ impl<B: Bits> Game for Ihex<B> {
     }
 
     fn canonical_key(&self) -> u64 {
-        let mut keys = [0u64; 12];
-        for seat in [Seat::P1, Seat::P2] {
-            for c in self.stones[seat.index()].ones() {
-                for (sym, k) in keys.iter_mut().enumerate() {
-                    *k ^= stone_key(seat, self.t.grid.transform(c as u16, sym) as usize);
-                }
-            }
-        }
+        let stones = [Seat::P1, Seat::P2]
+            .into_iter()
+            .flat_map(|seat| self.stones[seat.index()].ones().map(move |c| (seat, c)));
         let side = if self.to_move == Seat::P2 {
             side_key()
         } else {
             0
         };
-        keys.iter().map(|k| k ^ side).min().unwrap_or(self.hash)
+        zobrist::least_image_key::<_, 12>(
+            stones,
+            |(seat, c), sym| stone_key(seat, self.t.grid.transform(c as u16, sym) as usize),
+            side,
+        )
     }
 
     /// Captures empty cells again, so positions can recur.

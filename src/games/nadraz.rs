@@ -22,7 +22,7 @@ use super::features::{
 };
 use super::hexhex::{self, HexGrid, NONE};
 use super::picture::{Detail, Ink, Link, Picture, Piece, Shape, Tone, turn_note};
-use super::zobrist::{key, salt};
+use super::zobrist::{key, least_image_key, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below};
 use std::fmt;
 use std::sync::OnceLock;
@@ -1330,18 +1330,15 @@ impl<const C: usize> Game for Nadraz<C> {
     }
 
     fn canonical_key(&self) -> u64 {
-        let mut keys = [0u64; 12];
-        for x in 0..self.cells() as u16 {
-            let content = self.board[x as usize];
-            if content == EMPTY {
-                continue;
-            }
-            for (sym, k) in keys.iter_mut().enumerate() {
-                *k ^= stone_key(self.grid.transform(x, sym), content as usize - 1);
-            }
-        }
-        let meta = self.meta_hash();
-        keys.iter().map(|k| k ^ meta).min().unwrap_or(meta)
+        let stones = (0..self.cells() as u16).filter(|&x| self.board[x as usize] != EMPTY);
+        least_image_key::<_, 12>(
+            stones,
+            |x, sym| {
+                let content = self.board[x as usize];
+                stone_key(self.grid.transform(x, sym), content as usize - 1)
+            },
+            self.meta_hash(),
+        )
     }
 
     /// Identical snake lists go to the last placer: never a draw, and

@@ -18,7 +18,7 @@ use super::features::{
 };
 use super::hexhex::{self, HexGrid};
 use super::picture::{Detail, Ink, Picture, Piece, Shape, turn_note};
-use super::zobrist::{key, salt};
+use super::zobrist::{key, least_image_key, salt};
 use super::{Game, GameRng, Outcome, Seat, random_below, split_drop};
 use std::fmt;
 use std::sync::OnceLock;
@@ -904,26 +904,25 @@ impl Game for Tritium {
     }
 
     fn canonical_key(&self) -> u64 {
-        let mut keys = [0u64; 12];
-        for cell in 0..self.cells {
-            let (tile, flag) = (self.tile[cell], self.flag[cell]);
-            if tile == 0 {
-                continue;
-            }
-            for (sym, k) in keys.iter_mut().enumerate() {
-                let image = self.grid.transform(cell as u16, sym) as usize;
-                *k ^= tile_key(image, tile as usize - 1);
-                if flag != 0 {
-                    let seat = if flag == 1 { Seat::P1 } else { Seat::P2 };
-                    *k ^= flag_key(image, seat);
-                }
-            }
-        }
         let mut rest = self.first_flag.map_or(0, first_flag_key);
         if self.to_move == Seat::P2 {
             rest ^= side_key();
         }
-        keys.iter().map(|k| k ^ rest).min().unwrap_or(rest)
+        let tiles = (0..self.cells).filter(|&cell| self.tile[cell] != 0);
+        least_image_key::<_, 12>(
+            tiles,
+            |cell, sym| {
+                let (tile, flag) = (self.tile[cell], self.flag[cell]);
+                let image = self.grid.transform(cell as u16, sym) as usize;
+                let mut key = tile_key(image, tile as usize - 1);
+                if flag != 0 {
+                    let seat = if flag == 1 { Seat::P1 } else { Seat::P2 };
+                    key ^= flag_key(image, seat);
+                }
+                key
+            },
+            rest,
+        )
     }
 
     /// Equal scores lose for the first flag: never a draw; the board fills.

@@ -17,6 +17,24 @@ pub fn mix64(mut z: u64) -> u64 {
 
 /// The key of one feature (e.g. "red tile on cell 17") of one game.
 #[inline]
+/// The least key over `N` symmetric images of a position (its key up to
+/// symmetry): image `sym`'s key is the XOR of `key_in_image(piece, sym)`
+/// over the pieces, then `rest`, the part no symmetry moves (side to move,
+/// counters).
+pub fn least_image_key<P: Copy, const N: usize>(
+    pieces: impl IntoIterator<Item = P>,
+    key_in_image: impl Fn(P, usize) -> u64,
+    rest: u64,
+) -> u64 {
+    let mut keys = [rest; N];
+    for piece in pieces {
+        for (sym, k) in keys.iter_mut().enumerate() {
+            *k ^= key_in_image(piece, sym);
+        }
+    }
+    keys.into_iter().min().unwrap_or(rest)
+}
+
 pub fn key(salt: u64, feature: u64) -> u64 {
     mix64(salt ^ feature.wrapping_mul(0xD6E8_FEB8_6659_FD93))
 }
