@@ -301,8 +301,9 @@ pub fn run(invocation: Invocation) -> Result<()> {
             human,
             movetime,
             nodes,
-        } => view::play::play_in_terminal(&game.config(), &human, movetime, nodes)
-            .map_err(|e| anyhow!(e)),
+        } => {
+            view::play::play_in_terminal(&options, &human, movetime, nodes).map_err(|e| anyhow!(e))
+        }
         Command::Selfcheck { games, seed, all } => {
             let configs = if all {
                 registry::all_configs()

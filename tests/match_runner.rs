@@ -822,6 +822,65 @@ fn records_are_appended_and_resumed_without_losing_or_repeating_games() {
 }
 
 #[test]
+fn an_engine_with_its_own_time_control_gets_it() {
+    let dir = scratch("odds");
+    let log_file = dir.join("traffic.log");
+    let record_file = dir.join("odds.txt");
+    let fast = format!("{} nodes=7", quintet_engine("fast", "mcts"));
+    let slow = quintet_engine("slow", "mcts");
+    let out = run_match(&[
+        "--game",
+        "hadron",
+        "--size",
+        "5",
+        "--nodes",
+        "300",
+        "--games",
+        "2",
+        "--engine",
+        &fast,
+        "--engine",
+        &slow,
+        "--log",
+        log_file.to_str().unwrap(),
+        "--record",
+        record_file.to_str().unwrap(),
+    ]);
+    let summary = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        summary.starts_with("quintet match: fast (7 nodes/move) vs slow, hadron"),
+        "{summary}"
+    );
+    let log = std::fs::read_to_string(&log_file).unwrap();
+    let gos = |name: &str| -> Vec<String> {
+        log.lines()
+            .filter(|l| l.contains(&format!("{name}#")) && l.contains(" > go "))
+            .map(|l| l.split(" > ").nth(1).unwrap().to_string())
+            .collect()
+    };
+    assert!(!gos("fast").is_empty() && gos("fast").iter().all(|g| g == "go nodes 7"));
+    assert!(!gos("slow").is_empty() && gos("slow").iter().all(|g| g == "go nodes 300"));
+    // The record keeps the engine's own limit, so a resumed match plays on with it.
+    let header = std::fs::read_to_string(&record_file).unwrap();
+    assert!(header.contains("nodes=7"), "{header}");
+    // A bad limit is refused before any engine starts.
+    for bad in ["nodes=0", "movetime=x", "tc=0+1", "depth=-2"] {
+        let spec = format!("{} {bad}", quintet_engine("bad", "mcts"));
+        let out = run_match(&[
+            "--game", "hadron", "--size", "5", "--nodes", "30", "--games", "2", "--engine", &spec,
+            "--engine", &slow,
+        ]);
+        assert!(!out.status.success(), "{bad}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("engine spec") && !err.contains("panicked"),
+            "{bad}: {err}"
+        );
+    }
+}
+
+#[test]
 fn sigterm_and_sighup_stop_a_match_like_ctrl_c() {
     for (signal, status, name) in [("-TERM", 143, "SIGTERM"), ("-HUP", 129, "SIGHUP")] {
         let dir = scratch(&format!("signal{status}"));

@@ -6,7 +6,7 @@
 
 use super::advertised::{self, Advertised};
 use super::signals;
-use super::spec::EngineSpec;
+use super::spec::{EngineSpec, TimeControl};
 use super::traffic::{Direction, TrafficLog};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
@@ -45,6 +45,9 @@ pub enum Failure {
 
 pub struct Engine {
     pub name: String,
+    /// The engine's own time control (`tc=`, `movetime=`, `nodes=`,
+    /// `depth=` in its spec), instead of the match's.
+    pub tc: Option<TimeControl>,
     /// What the engine calls itself (`id name`), once the handshake is done.
     pub id_name: Option<String>,
     child: Child,
@@ -216,6 +219,7 @@ impl Engine {
             .map_err(|e| format!("cannot start a reader thread: {e}"))?;
         Ok(Engine {
             name: spec.name.clone(),
+            tc: spec.tc,
             id_name: None,
             stdin: child.stdin.take(),
             child,

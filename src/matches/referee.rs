@@ -173,6 +173,11 @@ struct Forfeit {
 }
 
 impl Game<'_> {
+    /// The time control of the engine at `seat`: its own, or the match's.
+    fn tc(&self, seat: Seat) -> TimeControl {
+        self.engines[seat.index()].tc.unwrap_or(self.rules.tc)
+    }
+
     fn run(&mut self) -> Result<GameResult, Abandoned> {
         let mut session = match self.opening.session(&self.rules.config) {
             Ok(session) => session,
@@ -190,10 +195,10 @@ impl Game<'_> {
                 return Ok(self.forfeited(session.as_ref(), forfeit));
             }
         }
-        let mut clocks: [i64; 2] = match self.rules.tc {
-            TimeControl::Clock { base_ms, .. } => [base_ms as i64; 2],
-            _ => [0, 0],
-        };
+        let mut clocks: [i64; 2] = [Seat::P1, Seat::P2].map(|seat| match self.tc(seat) {
+            TimeControl::Clock { base_ms, .. } => base_ms as i64,
+            _ => 0,
+        });
         loop {
             if let Some(outcome) = session.outcome() {
                 if self.rules.cross_check {
@@ -319,17 +324,22 @@ impl Game<'_> {
             self.check_turn(seat)?;
         }
         let margin = self.rules.margin_ms;
-        let (go, wait_ms, timeout) = match self.rules.tc {
+        let tc = self.tc(seat);
+        let (go, wait_ms, timeout) = match tc {
             TimeControl::MoveTime(ms) => (
                 format!("go movetime {ms}"),
                 ms + margin,
                 (Reason::Timeout, format!("{ms} ms + {margin} ms margin")),
             ),
             TimeControl::Clock { inc_ms, .. } => {
-                let [p1, p2] = clocks.map(|c| c.max(0));
+                // An opponent without a clock (time odds) is shown ours.
+                let [(p1, i1), (p2, i2)] = [Seat::P1, Seat::P2].map(|s| match self.tc(s) {
+                    TimeControl::Clock { inc_ms, .. } => (clocks[s.index()].max(0), inc_ms),
+                    _ => (clocks[seat.index()].max(0), inc_ms),
+                });
                 let left = clocks[seat.index()].max(0) as u64;
                 (
-                    format!("go p1time {p1} p2time {p2} p1inc {inc_ms} p2inc {inc_ms}"),
+                    format!("go p1time {p1} p2time {p2} p1inc {i1} p2inc {i2}"),
                     left + margin,
                     (
                         Reason::TimeForfeit,
@@ -384,7 +394,7 @@ impl Game<'_> {
         let used = arrived.saturating_duration_since(start).as_millis() as u64;
         self.time_ms[seat.index()] += used;
         let name = self.engines[seat.index()].name.clone();
-        match self.rules.tc {
+        match tc {
             TimeControl::MoveTime(ms) if used > ms + margin => {
                 return Ok(Err(Forfeit {
                     seat,

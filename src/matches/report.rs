@@ -23,7 +23,15 @@ pub fn game_description(settings: &MatchSettings) -> String {
 /// Who plays: `A vs B`, `round robin of A, B, C`, `gauntlet of A against
 /// B, C`.
 fn players(settings: &MatchSettings) -> String {
-    let names = settings.names();
+    // An engine with its own time control (time odds) shows it by its name.
+    let names: Vec<String> = settings
+        .engines
+        .iter()
+        .map(|e| match e.tc {
+            Some(tc) => format!("{} ({})", e.name, tc.describe()),
+            None => e.name.clone(),
+        })
+        .collect();
     match (names.len(), settings.tournament) {
         (2, _) => format!("{} vs {}", names[0], names[1]),
         (_, Tournament::RoundRobin) => format!("round robin of {}", names.join(", ")),

@@ -269,6 +269,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
                             dir: None,
                             options: Vec::new(),
                             restart: false,
+                            tc: None,
                         });
                         names.push(name);
                     }

@@ -27,7 +27,7 @@ pub fn quote_word(word: &str) -> String {
 }
 
 /// The keys of an engine spec, for messages.
-const KEYS: &str = "name, cmd, dir, restart, option.<Name>";
+const KEYS: &str = "name, cmd, dir, restart, tc, movetime, nodes, depth, option.<Name>";
 
 /// One engine of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +42,8 @@ pub struct EngineSpec {
     /// A new process for every game (`restart=on`): games then do not
     /// depend on what the process played before.
     pub restart: bool,
+    /// This engine's own time control (time odds), instead of the match's.
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
@@ -52,6 +54,7 @@ impl EngineSpec {
         let mut cmd = None;
         let mut dir = None;
         let mut restart = false;
+        let mut tc = None;
         let mut options: Vec<(String, String)> = Vec::new();
         let mut items = Vec::new();
         for source in each.iter().map(String::as_str).chain([text]) {
@@ -89,6 +92,12 @@ impl EngineSpec {
                         }
                     }
                 }
+                "tc" | "movetime" | "nodes" | "depth" => {
+                    tc = Some(
+                        TimeControl::parse_key(key, value)
+                            .map_err(|e| format!("engine spec '{text}': {e}"))?,
+                    );
+                }
                 _ => {
                     return Err(format!(
                         "engine spec '{text}': unknown key '{key}' (keys: {KEYS})"
@@ -114,6 +123,7 @@ impl EngineSpec {
             dir,
             options,
             restart,
+            tc,
         })
     }
 
@@ -132,6 +142,9 @@ impl EngineSpec {
         }
         if self.restart {
             items.push("restart=on".to_string());
+        }
+        if let Some(tc) = self.tc {
+            items.push(tc.spec_item());
         }
         for (name, value) in &self.options {
             items.push(format!("option.{name}={value}"));
@@ -194,6 +207,41 @@ impl TimeControl {
             return Err(format!("--tc '{text}': the starting clock must be above 0"));
         }
         Ok(TimeControl::Clock { base_ms, inc_ms })
+    }
+
+    /// Reads an engine spec's time item: `tc=T+I` (as `--tc`),
+    /// `movetime=MS`, `nodes=N` or `depth=D`.
+    pub fn parse_key(key: &str, value: &str) -> Result<TimeControl, String> {
+        let number = |what: &str| -> Result<u64, String> {
+            match value.trim().parse::<u64>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(format!(
+                    "{key}={value}: expected {what}, a whole number above 0"
+                )),
+            }
+        };
+        match key {
+            "tc" => TimeControl::parse_clock(value),
+            "movetime" => Ok(TimeControl::MoveTime(number("milliseconds")?)),
+            "nodes" => Ok(TimeControl::Nodes(number("nodes")?)),
+            "depth" => {
+                let d = number("a depth")?;
+                u32::try_from(d)
+                    .map(TimeControl::Depth)
+                    .map_err(|_| format!("{key}={value}: the depth is too large"))
+            }
+            _ => Err(format!("'{key}' is not a time control key")),
+        }
+    }
+
+    /// The engine-spec item that [`TimeControl::parse_key`] reads back.
+    pub fn spec_item(&self) -> String {
+        match *self {
+            TimeControl::MoveTime(ms) => format!("movetime={ms}"),
+            TimeControl::Clock { base_ms, inc_ms } => format!("tc={base_ms}ms+{inc_ms}ms"),
+            TimeControl::Nodes(n) => format!("nodes={n}"),
+            TimeControl::Depth(d) => format!("depth={d}"),
+        }
     }
 
     pub fn describe(&self) -> String {

@@ -9,6 +9,7 @@ use super::game_record::{describe_score, format_score};
 use crate::draw::terminal;
 use crate::games::Seat;
 use crate::matches::record;
+use crate::protocol::options::Options;
 use crate::registry::{self, GameConfig};
 use crate::search::{Limits, Report, Score, SearchSettings};
 use crate::session::{Engine, SearchRun, Session};
@@ -24,6 +25,10 @@ pub struct PlaySettings {
     pub limits: Limits,
     /// Draw with ANSI colours.
     pub colour: bool,
+    /// The engine's searcher, `Hash` and weights (the global flags).
+    pub engine: Engine,
+    /// Threads and the other search options (the global flags).
+    pub search: SearchSettings,
 }
 
 /// Which seats `--human` names: `p1`, `p2`, `both` or `none`.
@@ -40,9 +45,10 @@ pub fn humans(choice: &str) -> Result<[bool; 2], String> {
 }
 
 /// `quintet play` on stdin/stdout: `human` is `--human`, and one of
-/// `movetime` (default 1000 ms) and `nodes` the engine's budget per move.
+/// `movetime` (default 1000 ms) and `nodes` the engine's budget per move;
+/// `options` are the global flags (game, `--search`, `--hash`, `--threads`).
 pub fn play_in_terminal(
-    config: &GameConfig,
+    options: &Options,
     human: &str,
     movetime: Option<u64>,
     nodes: Option<u64>,
@@ -59,10 +65,12 @@ pub fn play_in_terminal(
         },
     };
     let settings = PlaySettings {
-        config: registry::resolve(config)?,
+        config: registry::resolve(&options.game)?,
         humans: humans(human)?,
         limits,
         colour: terminal::colour_wanted(),
+        engine: options.engine.clone(),
+        search: options.search.clone(),
     };
     run(&settings, std::io::stdin().lock(), std::io::stdout().lock())
 }
@@ -93,9 +101,9 @@ pub fn run(
     let mut game = Game {
         session,
         made: Vec::new(),
-        settings: SearchSettings::default(),
+        settings: settings.search.clone(),
     };
-    for warning in game.session.prepare(&Engine::default()) {
+    for warning in game.session.prepare(&settings.engine) {
         eprintln!("play: {warning}");
     }
     let io = |e: std::io::Error| format!("play: {e}");
