@@ -7,6 +7,8 @@
 #   SUITE  auto-vs-plain   Search auto against the uct-plain baseline (1 thread each)
 #          mcts-vs-ab      Search mcts against Search alphabeta (1 thread each)
 #          threads         Search auto with 2 threads against 1 thread (one game at a time)
+#          vs-v01          Search auto against v0.1's auto (the pinned baseline build of
+#                          bench/baseline.sh), 1 thread each; TC=10+0.1 for the long clock
 #   GAME   hadron (7x7), atoms (8x8), tritium (5), ihex (6), nadraz (10)
 #   GAMES  default 200 for auto-vs-plain, 100 otherwise
 # Writes bench/results/SUITE-GAME.{summary,records}.
@@ -21,8 +23,10 @@ cargo build --release -q
 bin=$(pwd)/target/release/quintet
 mkdir -p bench/results
 openings=bench/openings/$game-$size.txt
-common=(--game "$game" --size "$size" --movetime 100 --openings "$openings"
-        --record "bench/results/$suite-$game.records" --progress-every 20)
+# TC (e.g. 10+0.1) plays on a clock instead of 100 ms per move.
+if [ -n "${TC:-}" ]; then limit=(--tc "$TC"); tag=-${TC//+/_}; else limit=(--movetime 100); tag=; fi
+common=(--game "$game" --size "$size" "${limit[@]}" --openings "$openings"
+        --record "bench/results/$suite-$game$tag.records" --progress-every 20)
 case $suite in
   auto-vs-plain)
     "$bin" match "${common[@]}" --games "${3:-200}" --concurrency 2 \
@@ -36,5 +40,10 @@ case $suite in
     "$bin" match "${common[@]}" --games "${3:-100}" --concurrency 1 \
       --engine "name=auto-2t cmd=$bin option.Search=auto option.Threads=2" \
       --engine "name=auto-1t cmd=$bin option.Search=auto option.Threads=1" ;;
+  vs-v01)
+    old=$(bench/baseline.sh 1e32da7)
+    "$bin" match "${common[@]}" --games "${3:-400}" --concurrency 2 --sprt 0,50 \
+      --engine "name=auto cmd=$bin option.Search=auto option.Threads=1" \
+      --engine "name=v0.1 cmd=$old option.Search=auto option.Threads=1" ;;
   *) echo "unknown suite $suite" >&2; exit 2 ;;
-esac | tee "bench/results/$suite-$game.summary"
+esac | tee "bench/results/$suite-$game$tag.summary"

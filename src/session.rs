@@ -9,6 +9,7 @@ use crate::model::{self, Source};
 use crate::search::alphabeta::AlphaBetaConfig;
 use crate::search::mcts::MctsConfig;
 use crate::search::searcher::{self, GamePath};
+use crate::search::time::{LagMeter, TimeManager};
 use crate::search::{
     Context, Evaluator, Limits, Report, Root, SearchResult, SearchSettings, Searcher, Setup,
 };
@@ -147,6 +148,8 @@ pub struct GameSession<G: Game> {
     profile: Profile,
     setup: Setup<G>,
     searcher: Option<(&'static str, Box<dyn Searcher<G>>)>,
+    /// How late this engine's moves have been on the clock.
+    lag: LagMeter,
 }
 
 impl<G: Game> GameSession<G> {
@@ -165,6 +168,7 @@ impl<G: Game> GameSession<G> {
             profile,
             setup,
             searcher: None,
+            lag: LagMeter::default(),
         }
     }
 
@@ -355,6 +359,7 @@ impl<G: Game> Session for GameSession<G> {
         if let Some((_, searcher)) = &mut self.searcher {
             searcher.clear();
         }
+        self.lag.reset();
     }
 
     fn search(
@@ -374,6 +379,21 @@ impl<G: Game> Session for GameSession<G> {
             moves: self.moves.iter().map(|m| m.pack()).collect(),
         };
         let current = &self.current;
+        // Plan for the lateness the clocks have shown (and remember this
+        // move's plan, to see next time what it really cost).
+        let side = current.side_to_move();
+        let settings = &SearchSettings {
+            lag_ms: self.lag.lag_before(limits, side),
+            ..settings.clone()
+        };
+        let plan = TimeManager::new(
+            limits,
+            side,
+            settings.move_overhead_ms,
+            settings.lag_ms,
+            current.moves_left_estimate(),
+        );
+        self.lag.plan(limits, side, plan.target());
         let progress = run.progress;
         let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));
         let mut ctx = Context::new(run.start, run.stop, &mut typed);
@@ -401,6 +421,7 @@ impl<G: Game> Session for GameSession<G> {
             profile: self.profile.clone(),
             setup: self.setup.clone(),
             searcher: None,
+            lag: LagMeter::default(),
         })
     }
 

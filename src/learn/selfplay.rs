@@ -105,6 +105,7 @@ fn search<G: Game>(
         threads: 1,
         seed: rng.next_u64(),
         move_overhead_ms: 0,
+        lag_ms: 0,
         tuning: rules.tuning.clone(),
         ..SearchSettings::default()
     };

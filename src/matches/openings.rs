@@ -256,6 +256,7 @@ pub fn generate(config: &GameConfig, generator: &Generator) -> Result<Suite, Str
         threads: 1,
         seed: generator.seed,
         move_overhead_ms: 0,
+        lag_ms: 0,
         ..SearchSettings::default()
     };
     // The suites were made without learned weights; they stay reproducible.

@@ -122,6 +122,7 @@ fn search(config: &GameConfig, searcher: &'static str, limits: Limits) -> u64 {
         threads: 1,
         seed: 1,
         move_overhead_ms: 0,
+        lag_ms: 0,
         ..SearchSettings::default()
     };
     let stop = AtomicBool::new(false);

@@ -147,6 +147,7 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             limits,
             position.side_to_move(),
             settings.move_overhead_ms,
+            settings.lag_ms,
             position.moves_left_estimate(),
         );
         let shared = Shared {

@@ -26,6 +26,9 @@ pub struct SearchSettings {
     pub seed: u64,
     /// Milliseconds kept back from every clock-based budget for I/O lag.
     pub move_overhead_ms: u64,
+    /// Measured, not set: how much longer than planned each move has cost
+    /// on the clock lately (see `time::LagMeter`).
+    pub lag_ms: u64,
     /// Hand-set MCTS parameters (tuning matches); `None` keeps the game's own.
     pub tuning: Tuning,
     /// Root moves to report with their own lines (1: the best only).
@@ -40,6 +43,7 @@ impl Default for SearchSettings {
             threads: 1,
             seed: 0,
             move_overhead_ms: 20,
+            lag_ms: 0,
             tuning: Tuning::default(),
             multipv: 1,
             move_stats: false,

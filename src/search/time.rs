@@ -28,7 +28,15 @@ impl TimeManager {
     /// The limits for one move of `side`, keeping `overhead_ms` of every
     /// clock back for I/O lag, expecting about `moves_left` more moves of
     /// ours (the game's estimate; `movestogo` wins when given).
-    pub fn new(limits: &Limits, side: Seat, overhead_ms: u64, moves_left: u32) -> Self {
+    /// `lag_ms` is what every move has cost on the clock beyond the plan
+    /// (a [`LagMeter`]'s measure): planned for on every move to come.
+    pub fn new(
+        limits: &Limits,
+        side: Seat,
+        overhead_ms: u64,
+        lag_ms: u64,
+        moves_left: u32,
+    ) -> Self {
         if limits.infinite {
             return TimeManager::default();
         }
@@ -36,7 +44,7 @@ impl TimeManager {
         let mut hard_ms: Option<u64> = None;
         if let Some(movetime) = limits.movetime {
             // Answer a little early so the reply arrives within the move time.
-            let margin = (overhead_ms / 2).min(movetime / 5);
+            let margin = (overhead_ms / 2 + lag_ms).min(movetime / 5);
             hard_ms = Some(movetime.saturating_sub(margin).max(1));
         }
         if let Some(remaining) = limits.time[side.index()] {
@@ -46,9 +54,12 @@ impl TimeManager {
                 .movestogo
                 .map(|m| m.max(1))
                 .unwrap_or_else(|| moves_left.clamp(8, 40)) as u64;
-            let share = usable / moves + inc * 3 / 4;
-            let soft = share.min(usable * 4 / 5).max(1);
-            let hard = (soft * 3).min(usable * 9 / 10).max(soft);
+            // Each move really costs its share plus the lag, and the reply
+            // must reach the manager, lag included, inside the clock.
+            let share = (usable / moves + inc * 3 / 4).saturating_sub(lag_ms);
+            let cap = (usable * 9 / 10).saturating_sub(lag_ms).max(1);
+            let soft = share.min(usable * 4 / 5).min(cap).max(1);
+            let hard = (soft * 3).min(cap).max(soft);
             let hard = hard_ms.map_or(hard, |h| h.min(hard));
             soft_ms = Some(soft.min(hard));
             hard_ms = Some(hard);
@@ -97,6 +108,69 @@ impl TimeManager {
     }
 }
 
+/// Learns from the clocks of successive `go`s how much more each move
+/// cost than the search planned: a loaded machine answers late (the search
+/// thread waits for a core; the reply waits in pipes), and with a small
+/// increment that lateness, not the thinking, empties the clock.
+#[derive(Clone, Debug, Default)]
+pub struct LagMeter {
+    last: Option<PlannedMove>,
+    lag_ms: u64,
+}
+
+#[derive(Clone, Debug)]
+struct PlannedMove {
+    side: Seat,
+    remaining: u64,
+    inc: u64,
+    planned: u64,
+}
+
+/// Charges above this (a new game, a clock set by hand) are not lag.
+const LARGEST_CHARGE_MS: i64 = 10_000;
+
+impl LagMeter {
+    /// Before a search of `side`: what the previous move of `side` cost
+    /// (its clock then, plus the increment, minus its clock now) beyond
+    /// its plan updates the lag, which is returned. Rises at once, falls
+    /// slowly.
+    pub fn lag_before(&mut self, limits: &Limits, side: Seat) -> u64 {
+        let last = self.last.take();
+        if let (Some(last), Some(now)) = (last, limits.time[side.index()])
+            && last.side == side
+        {
+            let charged = (last.remaining + last.inc) as i64 - now as i64;
+            if (0..=LARGEST_CHARGE_MS).contains(&charged) {
+                let excess = (charged - last.planned as i64).max(0) as u64;
+                self.lag_ms = if excess >= self.lag_ms {
+                    excess
+                } else {
+                    (self.lag_ms * 3 + excess) / 4
+                };
+            }
+        }
+        self.lag_ms
+    }
+
+    /// The search of `side` plans to take `planned` (its target).
+    pub fn plan(&mut self, limits: &Limits, side: Seat, planned: Option<Duration>) {
+        self.last = match (limits.time[side.index()], planned) {
+            (Some(remaining), Some(planned)) => Some(PlannedMove {
+                side,
+                remaining,
+                inc: limits.inc[side.index()],
+                planned: planned.as_millis() as u64,
+            }),
+            _ => None,
+        };
+    }
+
+    /// A new game: nothing known.
+    pub fn reset(&mut self) {
+        *self = LagMeter::default();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,7 +181,7 @@ mod tests {
 
     #[test]
     fn movetime_is_kept_within() {
-        let tm = TimeManager::new(&Limits::movetime(100), Seat::P1, 20, 30);
+        let tm = TimeManager::new(&Limits::movetime(100), Seat::P1, 20, 0, 30);
         assert!(ms(tm.hard()) <= 100 && ms(tm.hard()) >= 80);
         assert_eq!(tm.soft(), None, "a fixed move time is spent whole");
         assert_eq!(tm.target(), tm.hard());
@@ -125,7 +199,7 @@ mod tests {
                     inc: [inc, 0],
                     ..Limits::default()
                 };
-                let tm = TimeManager::new(&limits, Seat::P1, 20, 30);
+                let tm = TimeManager::new(&limits, Seat::P1, 20, 0, 30);
                 let hard = ms(tm.hard());
                 assert!(ms(tm.soft()) <= hard);
                 assert!(hard <= remaining.max(1), "{remaining} {inc} -> {hard}");
@@ -139,14 +213,14 @@ mod tests {
             time: [Some(100_000), Some(1_000)],
             ..Limits::default()
         };
-        let p1 = ms(TimeManager::new(&limits, Seat::P1, 0, 30).soft());
-        let p2 = ms(TimeManager::new(&limits, Seat::P2, 0, 30).soft());
+        let p1 = ms(TimeManager::new(&limits, Seat::P1, 0, 0, 30).soft());
+        let p2 = ms(TimeManager::new(&limits, Seat::P2, 0, 0, 30).soft());
         assert!(p1 > p2 * 10);
         let last_move = Limits {
             movestogo: Some(1),
             ..limits
         };
-        let all = ms(TimeManager::new(&last_move, Seat::P1, 0, 30).soft());
+        let all = ms(TimeManager::new(&last_move, Seat::P1, 0, 0, 30).soft());
         assert!(all > p1 * 5, "one move to go gets most of the clock");
     }
 
@@ -156,7 +230,7 @@ mod tests {
             time: [Some(10_000), Some(10_000)],
             ..Limits::default()
         };
-        let tm = TimeManager::new(&limits, Seat::P1, 0, 20);
+        let tm = TimeManager::new(&limits, Seat::P1, 0, 0, 20);
         let soft = tm.soft().unwrap();
         let at = soft.mul_f64(0.45);
         assert!(tm.next_iteration_fits(at, Stability::Unknown));
@@ -172,8 +246,45 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            TimeManager::new(&limits, Seat::P1, 20, 30),
+            TimeManager::new(&limits, Seat::P1, 20, 0, 30),
             TimeManager::default()
         );
+    }
+
+    #[test]
+    fn lag_seen_on_the_clock_is_planned_for() {
+        let at = |remaining: u64| Limits {
+            time: [Some(remaining), Some(1000)],
+            inc: [10, 10],
+            ..Limits::default()
+        };
+        let plan = |limits: &Limits, lag: u64| TimeManager::new(limits, Seat::P1, 20, lag, 30);
+        let mut meter = LagMeter::default();
+        assert_eq!(meter.lag_before(&at(1000), Seat::P1), 0);
+        let first = plan(&at(1000), 0);
+        meter.plan(&at(1000), Seat::P1, first.target());
+        // The move cost 25 ms more than planned on the manager's clock.
+        let charged = ms(first.target()) + 25;
+        let now = 1000 + 10 - charged;
+        assert_eq!(meter.lag_before(&at(now), Seat::P1), 25);
+        let lagged = plan(&at(now), 25);
+        let unlagged = plan(&at(now), 0);
+        assert!(ms(lagged.soft()) + 25 <= ms(unlagged.soft()).max(26));
+        // Every plan leaves room for the lag inside the clock.
+        for remaining in [5u64, 30, 60, 200, 1000] {
+            let tm = plan(&at(remaining), 25);
+            assert!(ms(tm.hard()) + 25 <= remaining.max(26), "{remaining}");
+        }
+        // Falls slowly once moves cost what was planned.
+        meter.plan(&at(now), Seat::P1, lagged.target());
+        let next = now + 10 - ms(lagged.target());
+        assert_eq!(meter.lag_before(&at(next), Seat::P1), 18);
+        // Another side's clock, a new game or a clock set higher: no change.
+        meter.plan(&at(next), Seat::P1, lagged.target());
+        assert_eq!(meter.lag_before(&at(60_000), Seat::P1), 18);
+        meter.plan(&at(next), Seat::P2, lagged.target());
+        assert_eq!(meter.lag_before(&at(next), Seat::P1), 18);
+        meter.reset();
+        assert_eq!(meter.lag_before(&at(next), Seat::P1), 0);
     }
 }

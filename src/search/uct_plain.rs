@@ -175,6 +175,7 @@ impl<G: Game> Searcher<G> for UctPlain<G> {
             limits,
             position.side_to_move(),
             settings.move_overhead_ms,
+            settings.lag_ms,
             position.moves_left_estimate(),
         );
         let forced = Node::get(&nodes[0].child_count) == 1 && limits.is_timed();

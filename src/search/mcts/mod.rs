@@ -232,6 +232,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
             limits,
             position.side_to_move(),
             settings.move_overhead_ms,
+            settings.lag_ms,
             position.moves_left_estimate(),
         );
         let threads = settings.threads.max(1);
