@@ -509,6 +509,7 @@ impl SolveArgs {
             hadron: solve::hadron::Settings {
                 small: self.small,
                 mirror: !self.no_mirror,
+                ..Default::default()
             },
         }
     }
