@@ -510,6 +510,7 @@ impl SolveArgs {
             hadron: solve::hadron::Settings {
                 small: self.small,
                 mirror: !self.no_mirror,
+                ..Default::default()
             },
         }
     }

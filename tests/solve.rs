@@ -207,6 +207,7 @@ impl GameVisitor for HadronCheck {
                 hadron::Settings {
                     small: 0,
                     mirror: true,
+                    ..Default::default()
                 },
             ),
             (
@@ -214,6 +215,23 @@ impl GameVisitor for HadronCheck {
                 hadron::Settings {
                     small: 6,
                     mirror: false,
+                    ..Default::default()
+                },
+            ),
+            // Sums of small regions always searched, or always added up.
+            (
+                false,
+                hadron::Settings {
+                    sum_limit: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                false,
+                hadron::Settings {
+                    small: 8,
+                    mirror: false,
+                    sum_limit: u64::MAX,
                 },
             ),
             (true, hadron::Settings::default()),

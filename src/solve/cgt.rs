@@ -26,6 +26,9 @@ pub struct Cgt {
     right: Vec<Box<[GameId]>>,
     /// A hash of each game's form, the same in every arena (ids are not).
     shape: Vec<u64>,
+    /// The size of each game's form: 1 + its options' weights (saturating);
+    /// a sum costs about the product of its terms' weights.
+    weight: Vec<u32>,
     interned: FxHashMap<Options, GameId>,
     le_memo: FxHashMap<(GameId, GameId), bool>,
     sum_memo: FxHashMap<(GameId, GameId), GameId>,
@@ -51,6 +54,7 @@ impl Cgt {
             left: Vec::new(),
             right: Vec::new(),
             shape: Vec::new(),
+            weight: Vec::new(),
             interned: FxHashMap::default(),
             le_memo: FxHashMap::default(),
             sum_memo: FxHashMap::default(),
@@ -100,6 +104,11 @@ impl Cgt {
         &self.right[g as usize]
     }
 
+    /// The size of the game's form (1 + its options' weights, saturating).
+    pub fn weight(&self, g: GameId) -> u32 {
+        self.weight[g as usize]
+    }
+
     /// A hash of the game's canonical form (equal games, equal hashes, in
     /// any arena).
     pub fn shape(&self, g: GameId) -> u64 {
@@ -126,6 +135,12 @@ impl Cgt {
         self.left.push(key.0.clone());
         self.right.push(key.1.clone());
         self.shape.push(shape);
+        let weight = key
+            .0
+            .iter()
+            .chain(key.1.iter())
+            .fold(1u32, |acc, &g| acc.saturating_add(self.weight[g as usize]));
+        self.weight.push(weight);
         self.interned.insert(key, id);
         id
     }
@@ -413,6 +428,11 @@ mod tests {
         let down = c.neg(up);
         let half = c.game(&[ZERO], &[one]);
         assert_eq!(c.text(up), "{0|*}");
+        // Sizes of forms: 0 is one node, * = {0|0} three, up = {0|*} five.
+        assert_eq!(
+            (c.weight(ZERO), c.weight(star), c.weight(up), c.weight(down)),
+            (1, 3, 5, 5)
+        );
         assert_eq!(outcome(&mut c, ZERO), (false, false));
         assert_eq!(outcome(&mut c, one), (true, false));
         assert_eq!(outcome(&mut c, minus_one), (false, true));

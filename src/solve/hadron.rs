@@ -46,6 +46,11 @@ use std::any::Any;
 
 /// Regions of at most this many cells are folded into the sum S.
 pub const DEFAULT_SMALL: u32 = 12;
+/// Sums of small regions at most this costly are added up, not searched:
+/// on 5x5 this cuts the proof from 68,607 nodes to 14,417 (without mirror
+/// strategies) and the CPU time threefold; far larger sums (on 6x6) cost more
+/// than the search they save.
+pub const DEFAULT_SUM_LIMIT: u64 = 1_000_000;
 /// The largest board the region solver handles (64-bit boards).
 pub const MAX_SIDE: usize = 8;
 
@@ -259,6 +264,12 @@ fn is_swapped_image(geo: &Geometry, a: u64, b: u64, labels: &[u64; 9], sym: usiz
 /// cross the axis, where a cell meets its own image or its neighbour.)
 pub fn is_mirror(geo: &Geometry, region: u64, labels: &[u64; 9]) -> bool {
     const HALF_TURN: usize = 2;
+    // Cheap test first: colour swapping must preserve how many cells carry
+    // each (r, b) label.
+    let count = |l: usize| (region & labels[l]).count_ones();
+    if (0..9).any(|l| count(l) != count((l % 3) * 3 + l / 3)) {
+        return false;
+    }
     if !is_swapped_image(geo, region, region, labels, HALF_TURN) {
         return false;
     }
@@ -307,13 +318,17 @@ static FRAME_KEYS: [[u64; 9]; 64] = {
 };
 
 /// How the region solver works (defaults: regions of up to 12 cells by
-/// game values, mirror strategies on).
+/// game values, mirror strategies on, cheap sums of regions added up).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Regions of at most this many cells (at most 32) are folded into S.
     pub small: u32,
     /// Drop big regions proven 0 by a mirror strategy (see [`is_mirror`]).
     pub mirror: bool,
+    /// With no big region left, the small regions are added up and the sum
+    /// decided without search when their sizes ([`Cgt::weight`]) multiply
+    /// to at most this (0: always search their options).
+    pub sum_limit: u64,
 }
 
 impl Default for Settings {
@@ -321,6 +336,7 @@ impl Default for Settings {
         Settings {
             small: DEFAULT_SMALL,
             mirror: true,
+            sum_limit: DEFAULT_SUM_LIMIT,
         }
     }
 }
@@ -342,6 +358,9 @@ pub struct Context {
     mirror: bool,
     /// Add the small regions into one canonical form (else keep them apart).
     merge: bool,
+    /// With no big region left, small regions whose weights multiply to
+    /// at most this are added up and decided without search.
+    sum_limit: u64,
     scratch: Vec<u64>,
 }
 
@@ -366,6 +385,7 @@ impl Context {
             small: settings.small.min(32),
             mirror: settings.mirror,
             merge: std::env::var_os("MERGE").is_some(),
+            sum_limit: settings.sum_limit,
             scratch: Vec::new(),
         }
     }
@@ -674,10 +694,23 @@ impl Node for SumNode {
     }
 
     fn exact(&mut self, ctx: &mut Context) -> Option<Outcome> {
-        if self.live != 0 || self.parts.len > 1 {
+        if self.live != 0 {
             return None;
         }
-        let sum = self.parts.as_slice().first().copied().unwrap_or(ZERO);
+        if self.parts.len > 1 {
+            // Add the summands up when that is cheap (a sum costs about the
+            // product of its terms' sizes); else search their options.
+            let cost = self.parts.as_slice().iter().try_fold(1u64, |acc, &p| {
+                let c = acc * ctx.cgt.weight(p) as u64;
+                (c <= ctx.sum_limit).then_some(c)
+            });
+            cost?;
+        }
+        let sum = self
+            .parts
+            .as_slice()
+            .iter()
+            .fold(ZERO, |acc, &p| ctx.cgt.add(acc, p));
         let wins = match self.mover {
             Seat::P1 => ctx.cgt.left_wins_first(sum),
             Seat::P2 => ctx.cgt.right_wins_first(sum),
