@@ -103,7 +103,11 @@ fn distance<G: Game>(state: &mut G) -> (bool, u32) {
     for mv in moves {
         let undo = state.make(mv);
         let (won, plies) = distance(state);
-        let wins = if state.side_to_move() == mover { won } else { !won };
+        let wins = if state.side_to_move() == mover {
+            won
+        } else {
+            !won
+        };
         state.unmake(mv, undo);
         let ours = (wins, plies + 1);
         best = Some(match best {
@@ -233,7 +237,12 @@ fn check(config: &GameConfig, back: usize, exact: bool) {
             assert!(mate > 0, "{config:?} {:?}: {score}", case.moves);
             assert!(case.wins.contains(&mv), "{config:?} {:?}: {mv}", case.moves);
             if let Some(plies) = case.quickest {
-                assert_eq!(mate, plies.div_ceil(2) as i32, "{config:?} {:?}", case.moves);
+                assert_eq!(
+                    mate,
+                    plies.div_ceil(2) as i32,
+                    "{config:?} {:?}",
+                    case.moves
+                );
             }
         }
     }

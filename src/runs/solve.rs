@@ -2,11 +2,11 @@
 //! progress on stderr, and prints the values on stdout (the last line
 //! starts with `winner p1`, `winner p2`, `draw` or `unknown`).
 
-use crate::solve::node::GameNode;
-use crate::solve::{self, Budget, Progress, Proof, ProofTable, hadron, solve};
 use crate::games::{Game, Outcome, Seat};
 use crate::registry::{self, GameConfig, GameVisitor};
 use crate::session::Profile;
+use crate::solve::node::GameNode;
+use crate::solve::{self, Budget, Progress, Proof, ProofTable, hadron, solve};
 use anyhow::{Result, anyhow};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -22,7 +22,11 @@ pub fn table_mb(hash_mb: usize) -> usize {
 /// The share of a move's time the proof may take: a quarter near the end
 /// (where proofs are within reach), a sixteenth before.
 fn proof_share(moves_left: u32) -> f64 {
-    if moves_left <= NEAR_THE_END { 0.25 } else { 1.0 / 16.0 }
+    if moves_left <= NEAR_THE_END {
+        0.25
+    } else {
+        1.0 / 16.0
+    }
 }
 
 /// "Near the end": the game expects at most this many more moves of ours.
@@ -154,13 +158,15 @@ fn proven_child<G: Game>(
 /// solver computes region values inside moves, between budget checks, and
 /// starts its caches afresh on every call, so its calls overrun a share of
 /// a move's time; the generic search checks the clock every 1024 nodes).
-fn prove<G: Game>(
-    root: &G,
-    budget: &Budget,
-    table: &ProofTable,
-    threads: usize,
-) -> Proof<G::Move> {
-    solve::solve(GameNode::new(root.clone()), &|| (), table, budget, None, threads)
+fn prove<G: Game>(root: &G, budget: &Budget, table: &ProofTable, threads: usize) -> Proof<G::Move> {
+    solve::solve(
+        GameNode::new(root.clone()),
+        &|| (),
+        table,
+        budget,
+        None,
+        threads,
+    )
 }
 
 /// Runs `work` on a thread with the solver's stack (its recursion goes

@@ -280,7 +280,11 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         let mut best_node = best_child(shared.nodes(), 0, position.side_to_move());
         if let Some((child, plies)) = quicker {
             best_node = child;
-            report.score = proof_score(Proof::Win(position.side_to_move()), plies, position.side_to_move());
+            report.score = proof_score(
+                Proof::Win(position.side_to_move()),
+                plies,
+                position.side_to_move(),
+            );
             report.pv = line_from(shared.nodes(), position, child);
         }
         let best = G::Move::unpack(shared.nodes()[best_node].mv.load(RELAXED));
