@@ -15,7 +15,7 @@ use crate::matches::{self, MatchSettings, report, resume, signals};
 use crate::protocol::options::{self, Kind, OPTIONS, Options};
 use crate::protocol::{self, Output};
 use crate::registry;
-use crate::runs::{bench, selfcheck};
+use crate::runs::{self, bench, selfcheck};
 use crate::search::searcher;
 use crate::solve;
 use crate::view;
@@ -230,7 +230,7 @@ pub fn run(invocation: Invocation) -> Result<()> {
         Command::Match(args) => match_command(&game, &args),
         Command::Openings(args) => openings_command(&game, &args),
         Command::Ratings(args) => ratings_command(&args),
-        Command::Solve(args) => solve::command::run(&game.config(), &args.options(&options)),
+        Command::Solve(args) => runs::solve::run(&game.config(), &args.options(&options)),
         Command::Ugi => {
             // Fail early on a bad command line rather than inside the protocol.
             registry::resolve(&options.game).map_err(|e| anyhow!(e))?;
@@ -498,8 +498,8 @@ pub struct SolveArgs {
 impl SolveArgs {
     /// The solve settings; threads and the table's size come from the
     /// global `--threads` and `--hash`.
-    fn options(&self, engine: &Options) -> solve::command::SolveOptions {
-        solve::command::SolveOptions {
+    fn options(&self, engine: &Options) -> runs::solve::SolveOptions {
+        runs::solve::SolveOptions {
             moves: self.moves.clone(),
             fen: self.fen.clone(),
             time: self.time,

@@ -13,10 +13,13 @@ use crate::search::time::{LagMeter, TimeManager};
 use crate::search::{
     Context, Evaluator, Limits, Report, Root, SearchResult, SearchSettings, Searcher, Setup,
 };
+use crate::solve::ProofTable;
 use crate::tools::perft;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+mod proofs;
 
 /// What `Search auto` means for one game: the searcher and the settings
 /// that measured strongest there.
@@ -57,6 +60,9 @@ pub struct Engine {
     pub hash_mb: usize,
     /// The `Weights` option (see [`Session::set_weights`]).
     pub weights: String,
+    /// The `Proofs` option: try to prove the position before searching
+    /// (see `proofs.rs`); its table is a share of `hash_mb`.
+    pub proofs: bool,
 }
 
 impl Default for Engine {
@@ -65,6 +71,7 @@ impl Default for Engine {
             searcher: searcher::AUTO.name,
             hash_mb: 64,
             weights: String::new(),
+            proofs: true,
         }
     }
 }
@@ -150,6 +157,8 @@ pub struct GameSession<G: Game> {
     searcher: Option<(&'static str, Box<dyn Searcher<G>>)>,
     /// How late this engine's moves have been on the clock.
     lag: LagMeter,
+    /// The proof table while `Proofs` is on (and `Hash` leaves room for it).
+    proofs: Option<ProofTable>,
 }
 
 impl<G: Game> GameSession<G> {
@@ -169,6 +178,7 @@ impl<G: Game> GameSession<G> {
             setup,
             searcher: None,
             lag: LagMeter::default(),
+            proofs: None,
         }
     }
 
@@ -332,8 +342,20 @@ impl<G: Game> Session for GameSession<G> {
                 None => return vec![format!("unknown searcher '{name}'")],
             }
         }
+        let table_mb = if engine.proofs {
+            proofs::table_mb(engine.hash_mb)
+        } else {
+            0
+        };
+        if self.proofs.as_ref().map_or(0, |t| t.bytes() >> 20) != table_mb {
+            self.proofs = None;
+            self.proofs = (table_mb > 0).then(|| ProofTable::new(table_mb));
+        }
         let (_, searcher) = self.searcher.as_mut().expect("built above");
-        searcher.allocate(engine.hash_mb).into_iter().collect()
+        searcher
+            .allocate(engine.hash_mb - table_mb)
+            .into_iter()
+            .collect()
     }
 
     fn set_weights(&mut self, option: &str) -> Result<(), String> {
@@ -360,6 +382,9 @@ impl<G: Game> Session for GameSession<G> {
             searcher.clear();
         }
         self.lag.reset();
+        if let Some(table) = &self.proofs {
+            table.clear();
+        }
     }
 
     fn search(
@@ -394,6 +419,20 @@ impl<G: Game> Session for GameSession<G> {
             current.moves_left_estimate(),
         );
         self.lag.plan(limits, side, plan.target());
+        let proven = match &self.proofs {
+            Some(table) => proofs::try_prove(current, table, settings, limits, run.start, run.stop),
+            None => None,
+        };
+        let proven_loss = match proven {
+            Some(proofs::Proven::Settled(result)) => {
+                return Some(SearchResult {
+                    best: current.format_move(result.best),
+                    report: in_text(current, result.report),
+                });
+            }
+            Some(proofs::Proven::Lost { plies }) => Some(plies),
+            None => None,
+        };
         let progress = run.progress;
         let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));
         let mut ctx = Context::new(run.start, run.stop, &mut typed);
@@ -402,7 +441,10 @@ impl<G: Game> Session for GameSession<G> {
             position: current,
             path: &path,
         };
-        let result = searcher.search(&root, settings, limits, &mut ctx);
+        let mut result = searcher.search(&root, settings, limits, &mut ctx);
+        if let Some(plies) = proven_loss {
+            proofs::mark_lost(&mut result.report, plies);
+        }
         Some(SearchResult {
             best: current.format_move(result.best),
             report: in_text(current, result.report),
@@ -422,6 +464,7 @@ impl<G: Game> Session for GameSession<G> {
             setup: self.setup.clone(),
             searcher: None,
             lag: LagMeter::default(),
+            proofs: None,
         })
     }
 

@@ -6,8 +6,8 @@
 
 use quintet::games::{Game, GameConfig, GameRng, Outcome, Seat, random_below};
 use quintet::registry::{self, GameVisitor};
+use quintet::runs::solve::{SolveOptions, solve_game};
 use quintet::session::Profile;
-use quintet::solve::command::{SolveOptions, solve_game};
 use quintet::solve::{Budget, ProofTable, hadron, naive};
 use rand::SeedableRng;
 use std::process::{Command, Output};

@@ -332,11 +332,10 @@ fn mcts_plays_a_proven_win_when_two_exist() {
     }
 }
 
-/// The quickest of two proven wins. MCTS stops at the first proof of the
-/// root, so a forced but longer line proven first is played instead (see
-/// the report of issue 12).
+/// The quickest of two proven wins: MCTS proves the root by the first win
+/// it backs up (here often the forced but longer line), then a mate search
+/// looks for a quicker one.
 #[test]
-#[ignore = "MCTS-Solver stops at the first proven win, not the quickest"]
 fn mcts_plays_the_quickest_of_two_wins() {
     let game = Tree::parse(TWO_WINS).root();
     for seed in 0..8 {

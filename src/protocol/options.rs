@@ -152,6 +152,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         apply: |o, v| o.engine.hash_mb = v.int() as usize,
     },
     OptionSpec {
+        name: "Proofs",
+        kind: Kind::Check { default: true },
+        help: "prove the position before a timed search (a share of the move's time; an eighth of Hash, from 8 MiB)",
+        apply: |o, v| o.engine.proofs = v.flag(),
+    },
+    OptionSpec {
         name: "Threads",
         kind: Kind::Spin {
             default: 1,
@@ -326,7 +332,7 @@ impl OptionSpec {
     pub fn effect(&self) -> Effect {
         match self.name {
             "Game" | "Size" | "Variant" | "Stones" => Effect::Game,
-            "Hash" | "Search" => Effect::Engine,
+            "Hash" | "Search" | "Proofs" => Effect::Engine,
             "Weights" => Effect::Weights,
             _ => Effect::Search,
         }

@@ -5,6 +5,7 @@
 //! writes protocol text.
 
 pub mod alphabeta;
+pub mod mate;
 pub mod mcts;
 pub mod memory;
 pub mod random;

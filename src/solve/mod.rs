@@ -6,11 +6,10 @@
 //! - [`solve`]: the three-valued solve behind `quintet solve`;
 //! - `dfpn` (the search), `table` (its bounded memory), `node` (what it
 //!   needs of a position), `naive` (an independent exhaustive checker),
-//!   `hadron` and `cgt` (Hadron's regions and their game values),
-//!   `command` (the CLI body).
+//!   `hadron` and `cgt` (Hadron's regions and their game values).
+//!   The CLI body, `quintet solve`, is `runs::solve` (it needs the registry).
 
 pub mod cgt;
-pub mod command;
 pub mod dfpn;
 pub mod hadron;
 pub mod naive;
@@ -51,6 +50,16 @@ pub struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
+    /// A budget that ends at `deadline` or when `stop` is set (a search's
+    /// share of a move's time, and the search's stop flag).
+    pub fn until(deadline: Option<Instant>, stop: Option<&'a AtomicBool>) -> Self {
+        Budget {
+            deadline,
+            stop,
+            ..Budget::default()
+        }
+    }
+
     pub fn exhausted(&self, nodes: u64) -> bool {
         let set = |f: &Option<&AtomicBool>| f.is_some_and(|s| s.load(Ordering::Relaxed));
         self.nodes.is_some_and(|n| nodes >= n)

@@ -21,6 +21,7 @@ mod worker;
 
 pub use tree::NODE_BYTES;
 
+use super::mate::{self, MateBudget};
 use super::searcher::GamePath;
 use super::time::TimeManager;
 use super::{
@@ -272,11 +273,21 @@ impl<G: Game> Searcher<G> for Mcts<G> {
                 shared.done.store(true, Ordering::Relaxed);
             });
         }
+        let quicker = quicker_win(&shared, position, limits, &time, ctx);
         if limits.infinite {
             ctx.wait_for_stop();
         }
-        let report = report(&shared, position, ctx);
-        let best_node = best_child(shared.nodes(), 0, position.side_to_move());
+        let mut report = report(&shared, position, ctx);
+        let mut best_node = best_child(shared.nodes(), 0, position.side_to_move());
+        if let Some((child, plies)) = quicker {
+            best_node = child;
+            report.score = proof_score(
+                Proof::Win(position.side_to_move()),
+                plies,
+                position.side_to_move(),
+            );
+            report.pv = line_from(shared.nodes(), position, child);
+        }
         let best = G::Move::unpack(shared.nodes()[best_node].mv.load(RELAXED));
         SearchResult { best, report }
     }
@@ -331,6 +342,41 @@ fn reuse(tree: &Tree, last: Option<&GamePath>, path: &GamePath, root_moves: usiz
     // The root's own children must come along.
     tree.reroot(node, budget.max(root_moves + 1));
     true
+}
+
+/// Playouts a mate search may spend when only a depth bounds the search.
+const MATE_NODES_UNBOUNDED: u64 = 1_000_000;
+
+/// On a root proven won: a quicker win than the proof's, if an exhaustive
+/// search finds one within what is left of the limits (the solver backs up
+/// the first win it proves, not the quickest). The root child to play and
+/// its distance in plies.
+fn quicker_win<G: Game>(
+    shared: &Shared<G>,
+    root: &G,
+    limits: &Limits,
+    time: &TimeManager,
+    ctx: &Context<G::Move>,
+) -> Option<(usize, u32)> {
+    let nodes = shared.nodes();
+    let meta = nodes[0].meta();
+    if meta.proof() != Proof::Win(root.side_to_move()) || meta.proof_plies() <= 1 {
+        return None;
+    }
+    let budget = MateBudget {
+        nodes: match limits.nodes {
+            Some(n) => Some(n.saturating_sub(shared.iterations.load(RELAXED))),
+            None if !limits.infinite && time.target().is_none() => Some(MATE_NODES_UNBOUNDED),
+            None => None,
+        },
+        deadline: time.target().map(|t| ctx.start + t),
+        stop: Some(ctx.stop),
+    };
+    let (mv, plies) = mate::quickest_win(root, meta.proof_plies() - 1, &budget).win?;
+    let child = nodes[0]
+        .children()
+        .find(|&c| nodes[c].mv.load(RELAXED) == mv.pack())?;
+    Some((child, plies))
 }
 
 /// The main thread: iterates, watches the limits and reports.

@@ -2,11 +2,11 @@
 //! progress on stderr, and prints the values on stdout (the last line
 //! starts with `winner p1`, `winner p2`, `draw` or `unknown`).
 
-use super::node::GameNode;
-use super::{Budget, Progress, Proof, ProofTable, hadron, solve};
 use crate::games::{Game, Outcome, Seat};
 use crate::registry::{self, GameConfig, GameVisitor};
 use crate::session::Profile;
+use crate::solve::node::GameNode;
+use crate::solve::{self, Budget, Progress, Proof, ProofTable, hadron, solve};
 use anyhow::{Result, anyhow};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,7 +39,7 @@ pub fn run(config: &GameConfig, options: &SolveOptions) -> Result<()> {
     // Proofs recurse one frame per ply: give them room.
     let options = options.clone();
     std::thread::Builder::new()
-        .stack_size(super::STACK_BYTES)
+        .stack_size(solve::STACK_BYTES)
         .spawn(move || registry::with_game(&config, Command { options: &options }))
         .map_err(|e| anyhow!("cannot start the solver thread: {e}"))?
         .join()
@@ -129,10 +129,7 @@ fn solve_command<G: Game>(root: &G, options: &SolveOptions) -> Result<()> {
         .map(|t| started + Duration::from_secs_f64(t));
     let table = ProofTable::new(options.hash_mb.max(1));
     let progress = Progress::default();
-    let budget = Budget {
-        deadline,
-        ..Budget::default()
-    };
+    let budget = Budget::until(deadline, None);
     println!(
         "solve {} from {} ({} to move)",
         root.describe(),
@@ -245,7 +242,7 @@ fn show_progress(progress: &Progress, table: &ProofTable, started: Instant, done
 }
 
 fn number_text(n: u32) -> String {
-    if n == super::table::INF {
+    if n == solve::table::INF {
         "inf".into()
     } else {
         n.to_string()

@@ -1,0 +1,188 @@
+//! Proofs during play (the `Proofs` option): before a timed search, the
+//! session gives the proof search (df-pn, `solve::solve`) a share of the move's
+//! time. A proven win is played at once, its distance made exact by a mate
+//! search where one finishes; a proven draw is held; a proven loss is
+//! searched as usual (for the longest resistance the searcher finds) and
+//! reported as one.
+
+use crate::games::{Game, Outcome};
+use crate::search::mate::{self, MateBudget};
+use crate::search::time::TimeManager;
+use crate::search::{Limits, Report, Score, SearchResult, SearchSettings, legal_moves};
+use crate::solve::node::GameNode;
+use crate::solve::{self, Budget, Proof, ProofTable};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The proof table's share of `Hash`: an eighth (none below 8 MiB).
+pub fn table_mb(hash_mb: usize) -> usize {
+    hash_mb / 8
+}
+
+/// The share of a move's time the proof may take: a quarter near the end
+/// (where proofs are within reach), a sixteenth before.
+fn proof_share(moves_left: u32) -> f64 {
+    if moves_left <= NEAR_THE_END {
+        0.25
+    } else {
+        1.0 / 16.0
+    }
+}
+
+/// "Near the end": the game expects at most this many more moves of ours.
+const NEAR_THE_END: u32 = 12;
+
+/// After a proof, the mate search may run up to this share of the move's
+/// time (counted from its start).
+const MATE_SHARE: f64 = 0.5;
+
+/// The deepest the mate search looks (its time share ends it sooner).
+const MATE_PLIES: u32 = 255;
+
+/// What a proof settled.
+pub enum Proven<G: Game> {
+    /// A win (played at once) or a draw (held): the move and its report.
+    Settled(SearchResult<G::Move>),
+    /// A loss: the search chooses the move; the proof's length in plies.
+    Lost { plies: u32 },
+}
+
+/// Tries to prove `root` within its share of the limits (timed searches
+/// only: node and depth limits stay exact, `infinite` analysis is the
+/// searcher's). `None`: not proven, search as usual.
+pub fn try_prove<G: Game>(
+    root: &G,
+    table: &ProofTable,
+    settings: &SearchSettings,
+    limits: &Limits,
+    start: Instant,
+    stop: &AtomicBool,
+) -> Option<Proven<G>> {
+    if !limits.is_timed() {
+        return None;
+    }
+    let time = TimeManager::new(
+        limits,
+        root.side_to_move(),
+        settings.move_overhead_ms,
+        settings.lag_ms,
+        root.moves_left_estimate(),
+    );
+    let target = time.target()?;
+    let deadline = start + target.mul_f64(proof_share(root.moves_left_estimate()));
+    let threads = settings.threads.max(1);
+    let budget = Budget::until(Some(deadline), Some(stop));
+    let proof = on_big_stack(|| prove(root, &budget, table, threads))?;
+    let mover = root.side_to_move();
+    let value = proof.value?;
+    if value == Outcome::Win(mover.other()) {
+        return Some(Proven::Lost {
+            plies: proof.plies.unwrap_or(1),
+        });
+    }
+    let mut nodes = proof.nodes;
+    let best = match proof.best {
+        Some(mv) => mv,
+        // The proof names no move (a summary decided it): find one.
+        None => {
+            let (mv, spent) = proven_child(root, value, table, &budget)?;
+            nodes += spent;
+            mv
+        }
+    };
+    if value == Outcome::Draw {
+        let mut report = Report::empty(nodes, elapsed_ms(start));
+        report.pv = vec![best];
+        return Some(Proven::Settled(SearchResult { best, report }));
+    }
+    // A proven win: the quickest one, if a mate search finds it in time.
+    let plies = proof.plies.unwrap_or(1).max(1);
+    let budget = MateBudget {
+        nodes: None,
+        deadline: Some(start + target.mul_f64(MATE_SHARE)),
+        stop: Some(stop),
+    };
+    let found = mate::quickest_win(root, MATE_PLIES, &budget);
+    nodes += found.nodes;
+    let (best, plies) = match found.win {
+        Some((mv, quickest)) => (mv, quickest),
+        // The proof's move; no win is quicker than `searched + 1` plies.
+        None => (best, plies.max(found.searched + 1)),
+    };
+    let mut report = Report::empty(nodes, elapsed_ms(start));
+    report.depth = plies;
+    report.seldepth = plies;
+    report.score = Score::Mate(plies.div_ceil(2) as i32);
+    report.pv = vec![best];
+    report.hashfull = Some(table.permille_used());
+    Some(Proven::Settled(SearchResult { best, report }))
+}
+
+/// A searched proven loss reported as one: the searcher's own mate score
+/// when it has one, else a loss in the proof's length.
+pub fn mark_lost<M>(report: &mut Report<M>, plies: u32) {
+    if !matches!(report.score, Score::Mate(n) if n < 0) {
+        report.score = Score::Mate(-(plies.max(1).div_ceil(2) as i32));
+    }
+}
+
+/// A move into a child of value `value` (for the mover), proven within
+/// `budget` (the table holds most of it already), and the nodes spent.
+fn proven_child<G: Game>(
+    root: &G,
+    value: Outcome,
+    table: &ProofTable,
+    budget: &Budget,
+) -> Option<(G::Move, u64)> {
+    let mut nodes = 0;
+    for mv in legal_moves(root) {
+        let mut child = root.clone();
+        child.play(mv);
+        let proof: Proof<G::Move> = match child.outcome() {
+            Some(outcome) => Proof {
+                value: Some(outcome),
+                best: None,
+                plies: Some(0),
+                nodes: 0,
+            },
+            None => on_big_stack(|| prove(&child, budget, table, 1))?,
+        };
+        nodes += proof.nodes;
+        if proof.value == Some(value) {
+            return Some((mv, nodes));
+        }
+    }
+    None
+}
+
+/// The generic df-pn over `root` (for every game, Hadron too: its region
+/// solver computes region values inside moves, between budget checks, and
+/// starts its caches afresh on every call, so its calls overrun a share of
+/// a move's time; the generic search checks the clock every 1024 nodes).
+fn prove<G: Game>(root: &G, budget: &Budget, table: &ProofTable, threads: usize) -> Proof<G::Move> {
+    solve::solve(
+        GameNode::new(root.clone()),
+        &|| (),
+        table,
+        budget,
+        None,
+        threads,
+    )
+}
+
+/// Runs `work` on a thread with the solver's stack (its recursion goes
+/// one frame per ply); `None` if no such thread can be had.
+fn on_big_stack<T: Send>(work: impl FnOnce() -> T + Send) -> Option<T> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(solve::STACK_BYTES)
+            .spawn_scoped(s, work)
+            .ok()?
+            .join()
+            .ok()
+    })
+}
+
+fn elapsed_ms(start: Instant) -> u64 {
+    start.elapsed().as_millis() as u64
+}
