@@ -1,9 +1,12 @@
 //! Atoms (Robert A. Kraus), per `shared/rules/atoms.md`.
 //!
-//! A padded mailbox (a sentinel ring around the board) with, per cell, the
-//! number of white and black atoms among its 8 neighbours, kept up to date
-//! on every change; piece lists make move generation and the removal step
-//! proportional to the number of atoms, not to the board.
+//! A padded mailbox (a sentinel ring around the board, rows of a fixed
+//! width so the neighbour offsets are constants) with one word per cell:
+//! its content, the white and black atoms among its 8 neighbours, and a
+//! code (valence, occupied, off the board) that makes a drop's or a step's
+//! legality one comparison. Every change updates the 8 neighbours' words;
+//! piece lists make move generation and the removal step proportional to
+//! the number of atoms, not to the board.
 
 use rand::Rng;
 use std::sync::OnceLock;
@@ -25,12 +28,49 @@ pub const DEFAULT_STONES: usize = 11;
 /// Movement-phase moves without a removal that end the game in a draw.
 pub const QUIET_LIMIT: usize = 100;
 
-const PADDED: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
+/// Padded row width for every board size (at least MAX_SIZE + 2), so the 8
+/// king-wise offsets are constants and a cell index fits in a byte.
+const WIDTH: usize = 16;
+/// 16 rows of 16: more than the padded board needs, so that any byte is a
+/// valid index (no bounds checks in the playout loop).
+const PADDED: usize = 256;
+const W: isize = WIDTH as isize;
+/// The 8 king-wise offsets, in the order the random sampler numbers them.
+const STEPS: [isize; 8] = [1, -1, W, -W, W + 1, W - 1, -W + 1, -W - 1];
+/// A cell's neighbourhood as a slice: from `cell - WIDTH - 1` to
+/// `cell + WIDTH + 1`, the cell itself at `CENTRE`.
+const SPAN: usize = 2 * WIDTH + 3;
+const CENTRE: isize = W + 1;
+
+const PIECE_SLOTS: usize = 32;
+
 const EMPTY: u8 = 0;
 const OFF_BOARD: u8 = 3;
 /// Colour codes on the board: seat index + 1.
 const fn stone(seat: Seat) -> u8 {
     seat as u8 + 1
+}
+
+/// A cell's word: bits 0-7 and 8-15 count the white and black atoms among
+/// its neighbours; bits 16-23 are its code, the valence plus `OCCUPIED`
+/// when an atom stands there (plus `OFF_CODE` on a sentinel); bits 24-31
+/// its content (`EMPTY`, a `stone`, `OFF_BOARD`).
+const CODE_SHIFT: u32 = 16;
+const CONTENT_SHIFT: u32 = 24;
+const OCCUPIED: u8 = 0x10;
+const OFF_CODE: u8 = 0x40;
+/// The code of an empty cell with exactly one neighbouring atom: a legal
+/// drop, or a step that leaves the atom alone (a radioactive suicide).
+const LONE: u8 = 1;
+
+/// What an atom of seat index `s` adds to each neighbour's word.
+const fn neighbour_delta(s: usize) -> u32 {
+    (1 << (8 * s)) | (1 << CODE_SHIFT)
+}
+
+/// What an atom of `seat` adds to its own cell's word.
+const fn own_delta(seat: Seat) -> u32 {
+    ((stone(seat) as u32) << CONTENT_SHIFT) | ((OCCUPIED as u32) << CODE_SHIFT)
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,22 +116,66 @@ impl Variant {
 /// sentinel) marks a drop.
 pub type AtomsMove = u16;
 
+/// The Zobrist keys for one board size: atoms by seat and padded cell,
+/// hands by seat and count.
+pub struct AtomKeys {
+    atoms: [[u64; PADDED]; 2],
+    hands: [[u64; MAX_STONES + 1]; 2],
+}
+
+/// One table per size, shared by every position: compared by identity.
+impl PartialEq for AtomKeys {
+    fn eq(&self, other: &AtomKeys) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl std::fmt::Debug for AtomKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AtomKeys")
+    }
+}
+
+/// The key table of the `n` x `n` board. The keys are those of the board
+/// padded to width n + 2 (the feature number is that padded index), so
+/// hashes do not depend on the mailbox layout.
+fn atom_keys(n: usize) -> &'static AtomKeys {
+    static KEYS: OnceLock<Vec<AtomKeys>> = OnceLock::new();
+    let tables = KEYS.get_or_init(|| {
+        (MIN_SIZE..=MAX_SIZE)
+            .map(|n| AtomKeys {
+                atoms: std::array::from_fn(|s| {
+                    std::array::from_fn(|cell| {
+                        let (file, rank) = (cell % WIDTH, cell / WIDTH);
+                        if (1..=n).contains(&file) && (1..=n).contains(&rank) {
+                            let compact = rank * (n + 2) + file;
+                            key(salt::ATOMS, 1 + (compact * 2 + s) as u64)
+                        } else {
+                            0
+                        }
+                    })
+                }),
+                hands: std::array::from_fn(|s| {
+                    let seat = [Seat::P1, Seat::P2][s];
+                    std::array::from_fn(|count| hand_key(seat, count as u8))
+                }),
+            })
+            .collect()
+    });
+    &tables[n - MIN_SIZE]
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Atoms {
     n: usize,
-    /// Padded row width, n + 2.
-    width: usize,
     variant: Variant,
     stones: usize,
-    board: [u8; PADDED],
-    /// The number of white (low byte) and black (high byte) atoms among
-    /// each cell's 8 neighbours: one add per neighbour on a change, one
-    /// load for a valence.
-    near: [u16; PADDED],
-    /// The 8 king-wise offsets in the padded board.
-    steps: [isize; 8],
-    /// Per seat, its atoms' cells, and each cell's slot in its list.
-    pieces: [[u8; MAX_STONES]; 2],
+    /// One word per padded cell (see `own_delta`, `neighbour_delta`).
+    cells: [u32; PADDED],
+    /// Per seat, its atoms' cells (in the first `piece_count` entries; 32
+    /// so that a 5-bit index needs no bounds check), and each cell's slot
+    /// in its list.
+    pieces: [[u8; PIECE_SLOTS]; 2],
     piece_count: [u8; 2],
     slot: [u8; PADDED],
     hand: [u8; 2],
@@ -104,26 +188,15 @@ pub struct Atoms {
     recent_start: usize,
     /// A draw rule (repetition or the quiet limit) applies here.
     drawn: bool,
-    /// One bit per known `recent` entry (chosen by the hash's top bits):
-    /// a position whose bit is clear has not occurred since the last removal.
-    recent_bits: u128,
+    /// The hashes of the known `recent` entries, as a filter: a position
+    /// not in it has not occurred since the last removal.
+    recent_bits: RecentFilter,
     /// Every atom on the board has an enemy neighbour (true after every
     /// removal step), so a move's removal step need only look at the atoms
     /// the move can unsettle.
     settled: bool,
+    keys: &'static AtomKeys,
     hash: u64,
-}
-
-/// An atom's Zobrist key, from a table worked out once (a playout ply
-/// needs two).
-#[inline]
-fn atom_key(seat: Seat, cell: usize) -> u64 {
-    static KEYS: OnceLock<[[u64; PADDED]; 2]> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        std::array::from_fn(|s| {
-            std::array::from_fn(|cell| key(salt::ATOMS, 1 + (cell * 2 + s) as u64))
-        })
-    })[seat.index()][cell]
 }
 
 fn hand_key(seat: Seat, count: u8) -> u64 {
@@ -133,10 +206,29 @@ fn hand_key(seat: Seat, count: u8) -> u64 {
     )
 }
 
-/// The bit of `recent_bits` for a position hash.
-#[inline]
-fn recent_bit(hash: u64) -> u128 {
-    1u128 << (hash >> 57)
+/// A set of position hashes as 256 bits (one chosen by the hash's top
+/// bits): `may_contain` is false for a hash never inserted, and rarely
+/// true for one (then the history is searched).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+struct RecentFilter([u64; 4]);
+
+impl RecentFilter {
+    #[inline]
+    fn of(hash: u64) -> RecentFilter {
+        let mut filter = RecentFilter::default();
+        filter.insert(hash);
+        filter
+    }
+
+    #[inline]
+    fn insert(&mut self, hash: u64) {
+        self.0[(hash >> 62) as usize] |= 1 << ((hash >> 56) & 63);
+    }
+
+    #[inline]
+    fn may_contain(&self, hash: u64) -> bool {
+        self.0[(hash >> 62) as usize] & (1 << ((hash >> 56) & 63)) != 0
+    }
 }
 
 fn side_key() -> u64 {
@@ -149,28 +241,28 @@ fn quiet_key(quiet: usize) -> u64 {
     key(salt::ATOMS, 20_000 + quiet as u64)
 }
 
+/// The padded cell `offset` away from `cell`.
+#[inline]
+fn step(cell: usize, offset: isize) -> usize {
+    cell.wrapping_add_signed(offset)
+}
+
 impl Atoms {
     pub fn new(n: usize, stones: usize, variant: Variant) -> Atoms {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&n) && (1..=MAX_STONES).contains(&stones));
-        let width = n + 2;
-        let mut board = [OFF_BOARD; PADDED];
+        let off = ((OFF_BOARD as u32) << CONTENT_SHIFT) | ((OFF_CODE as u32) << CODE_SHIFT);
+        let mut cells = [off; PADDED];
         for rank in 0..n {
             for file in 0..n {
-                board[(rank + 1) * width + file + 1] = EMPTY;
+                cells[(rank + 1) * WIDTH + file + 1] = 0;
             }
         }
         let mut game = Atoms {
             n,
-            width,
             variant,
             stones,
-            board,
-            near: [0; PADDED],
-            steps: {
-                let w = width as isize;
-                [1, -1, w, -w, w + 1, w - 1, -w + 1, -w - 1]
-            },
-            pieces: [[0; MAX_STONES]; 2],
+            cells,
+            pieces: [[0; PIECE_SLOTS]; 2],
             piece_count: [0; 2],
             slot: [0; PADDED],
             hand: [stones as u8; 2],
@@ -179,8 +271,9 @@ impl Atoms {
             recent: [0; QUIET_LIMIT + 1],
             recent_start: 0,
             drawn: false,
-            recent_bits: 0,
+            recent_bits: RecentFilter::default(),
             settled: true,
+            keys: atom_keys(n),
             hash: 0,
         };
         game.hash = game.hash_from_scratch();
@@ -194,7 +287,7 @@ impl Atoms {
         self.quiet = quiet;
         self.recent_start = quiet;
         self.recent[quiet] = self.hash;
-        self.recent_bits = recent_bit(self.hash);
+        self.recent_bits = RecentFilter::of(self.hash);
         self.drawn = quiet >= QUIET_LIMIT;
         self.settled = [Seat::P1, Seat::P2].iter().all(|&seat| {
             let s = seat.index();
@@ -204,50 +297,73 @@ impl Atoms {
         });
     }
 
+    /// The words of `cell` and its 8 neighbours (an on-board cell's
+    /// neighbourhood lies inside the padded board).
     #[inline]
-    fn directions(&self) -> [isize; 8] {
-        self.steps
+    fn around(&self, cell: usize) -> &[u32; SPAN] {
+        let first = cell - WIDTH - 1;
+        (&self.cells[first..first + SPAN]).try_into().unwrap()
+    }
+
+    #[inline]
+    fn around_mut(&mut self, cell: usize) -> &mut [u32; SPAN] {
+        let first = cell - WIDTH - 1;
+        (&mut self.cells[first..first + SPAN]).try_into().unwrap()
+    }
+
+    #[inline]
+    fn content(&self, cell: usize) -> u8 {
+        (self.cells[cell] >> CONTENT_SHIFT) as u8
+    }
+
+    /// The valence, plus `OCCUPIED` on an atom, plus `OFF_CODE` off the board.
+    #[inline]
+    fn code(&self, cell: usize) -> u8 {
+        (self.cells[cell] >> CODE_SHIFT) as u8
     }
 
     /// The number of seat index `s`'s atoms beside `cell`.
     #[inline]
     fn near(&self, s: usize, cell: usize) -> u8 {
-        (self.near[cell] >> (8 * s)) as u8
+        (self.cells[cell] >> (8 * s)) as u8
     }
 
     #[inline]
     fn valence(&self, cell: usize) -> u8 {
-        let both = self.near[cell];
-        (both as u8).wrapping_add((both >> 8) as u8)
+        self.code(cell) & (OCCUPIED - 1)
     }
 
     fn in_drop_phase(&self) -> bool {
         self.hand[0] > 0 || self.hand[1] > 0
     }
 
+    #[inline]
     fn add_atom(&mut self, seat: Seat, cell: usize) {
         let s = seat.index();
-        self.board[cell] = stone(seat);
-        for d in self.directions() {
-            self.near[(cell as isize + d) as usize] += 1 << (8 * s);
+        let around = self.around_mut(cell);
+        around[CENTRE as usize] += own_delta(seat);
+        for d in STEPS {
+            around[(CENTRE + d) as usize] += neighbour_delta(s);
         }
         let count = self.piece_count[s] as usize;
         self.pieces[s][count] = cell as u8;
         self.slot[cell] = count as u8;
         self.piece_count[s] += 1;
-        self.hash ^= atom_key(seat, cell);
+        self.hash ^= self.keys.atoms[s][cell];
     }
 
+    #[inline]
     fn remove_atom(&mut self, cell: usize) {
-        let seat = if self.board[cell] == stone(Seat::P1) {
+        let seat = if self.content(cell) == stone(Seat::P1) {
             Seat::P1
         } else {
             Seat::P2
         };
         let s = seat.index();
-        self.board[cell] = EMPTY;
-        for d in self.directions() {
-            self.near[(cell as isize + d) as usize] -= 1 << (8 * s);
+        let around = self.around_mut(cell);
+        around[CENTRE as usize] -= own_delta(seat);
+        for d in STEPS {
+            around[(CENTRE + d) as usize] -= neighbour_delta(s);
         }
         let last = self.piece_count[s] as usize - 1;
         let moved = self.pieces[s][last];
@@ -255,7 +371,38 @@ impl Atoms {
         self.pieces[s][slot as usize] = moved;
         self.slot[moved as usize] = slot;
         self.piece_count[s] -= 1;
-        self.hash ^= atom_key(seat, cell);
+        self.hash ^= self.keys.atoms[s][cell];
+    }
+
+    /// `remove_atom(from)` then `add_atom(seat, to)` for an atom of `seat`,
+    /// with the same piece list afterwards (the atom on the last slot takes
+    /// the freed slot, the moved atom goes last).
+    #[inline]
+    fn move_atom(&mut self, seat: Seat, from: usize, to: usize) {
+        let s = seat.index();
+        {
+            let around = self.around_mut(from);
+            around[CENTRE as usize] -= own_delta(seat);
+            for d in STEPS {
+                around[(CENTRE + d) as usize] -= neighbour_delta(s);
+            }
+        }
+        {
+            let around = self.around_mut(to);
+            around[CENTRE as usize] += own_delta(seat);
+            for d in STEPS {
+                around[(CENTRE + d) as usize] += neighbour_delta(s);
+            }
+        }
+        let last = self.piece_count[s] as usize - 1;
+        let list = &mut self.pieces[s];
+        let freed = self.slot[from] as usize;
+        let moved = list[last];
+        list[freed] = moved;
+        self.slot[moved as usize] = freed as u8;
+        list[last] = to as u8;
+        self.slot[to] = last as u8;
+        self.hash ^= self.keys.atoms[s][from] ^ self.keys.atoms[s][to];
     }
 
     /// Removes, all at once, every atom with no enemy among its neighbours.
@@ -286,28 +433,37 @@ impl Atoms {
     /// (which lost a neighbouring enemy) can be unstable. They are removed
     /// in the order of the full step (by seat, then list slot), so the
     /// piece lists, and with them the playouts' random choices, stay the same.
+    #[inline]
     fn removal_after_move(&mut self, seat: Seat, from: usize, to: usize) -> bool {
         if !self.settled {
             return self.removal_step();
         }
         let (s, enemy) = (seat.index(), seat.other().index());
-        let theirs = stone(seat.other());
+        // An enemy atom (content) with none of the mover's atoms around.
+        let mask = (0xff << CONTENT_SHIFT) | (0xff << (8 * s));
+        let lonely_enemy = (stone(seat.other()) as u32) << CONTENT_SHIFT;
+        let around = self.around(from);
+        let mut any_lonely = false;
+        for d in STEPS {
+            any_lonely |= around[(CENTRE + d) as usize] & mask == lonely_enemy;
+        }
+        let mover_alone = self.near(enemy, to) == 0;
+        if !any_lonely && !mover_alone {
+            return false;
+        }
         // (seat index, slot) as the sort key, then the cell.
         let mut unstable = [(0u8, 0u8); 9];
         let mut count = 0;
-        if self.near(enemy, to) == 0 {
+        if mover_alone {
             unstable[0] = (((s as u8) << 5) | self.slot[to], to as u8);
             count = 1;
         }
-        for d in self.directions() {
-            let cell = (from as isize + d) as usize;
-            if self.board[cell] == theirs && self.near(s, cell) == 0 {
+        for d in STEPS {
+            let cell = step(from, d);
+            if self.cells[cell] & mask == lonely_enemy {
                 unstable[count] = (((enemy as u8) << 5) | self.slot[cell], cell as u8);
                 count += 1;
             }
-        }
-        if count == 0 {
-            return false;
         }
         let unstable = &mut unstable[..count];
         unstable.sort_unstable();
@@ -319,7 +475,8 @@ impl Atoms {
 
     fn set_hand(&mut self, seat: Seat, count: u8) {
         let s = seat.index();
-        self.hash ^= hand_key(seat, self.hand[s]) ^ hand_key(seat, count);
+        let keys = &self.keys.hands[s];
+        self.hash ^= keys[self.hand[s] as usize] ^ keys[count as usize];
         self.hand[s] = count;
     }
 
@@ -332,7 +489,7 @@ impl Atoms {
     fn occurrences(&self) -> usize {
         // The hash includes the side to move, so only every other entry
         // (counting back from the current one) can match.
-        if self.recent_bits & recent_bit(self.hash) == 0 {
+        if !self.recent_bits.may_contain(self.hash) {
             return 1;
         }
         self.recent[self.recent_start..=self.quiet]
@@ -343,24 +500,27 @@ impl Atoms {
             .count()
     }
 
-    /// The moves the rules allow, ignoring the draw rules.
-    fn raw_moves(&self, moves: &mut Vec<AtomsMove>) {
-        moves.clear();
+    /// Calls `visit` on every move the rules allow (ignoring the draw
+    /// rules) in a fixed order, until it returns false; returns whether
+    /// every move was visited.
+    #[inline]
+    fn each_raw_move(&self, mut visit: impl FnMut(AtomsMove) -> bool) -> bool {
         let seat = self.to_move;
         if self.in_drop_phase() {
             if self.hand[seat.index()] == 0 {
-                return;
+                return true;
             }
             let any_atom = self.piece_count[0] + self.piece_count[1] > 0;
             for rank in 0..self.n {
                 for file in 0..self.n {
-                    let cell = (rank + 1) * self.width + file + 1;
-                    if self.board[cell] == EMPTY && (!any_atom || self.valence(cell) == 1) {
-                        moves.push(cell as u16);
+                    let cell = self.cell_of(file, rank);
+                    let code = self.code(cell);
+                    if (code == LONE || (!any_atom && code == 0)) && !visit(cell as u16) {
+                        return false;
                     }
                 }
             }
-            return;
+            return true;
         }
         let s = seat.index();
         let slides = self.variant.slides();
@@ -368,23 +528,60 @@ impl Atoms {
         for &from in &self.pieces[s][..self.piece_count[s] as usize] {
             let from = from as usize;
             let valence = self.valence(from);
-            for d in self.directions() {
-                let mut to = (from as isize + d) as usize;
+            for d in STEPS {
+                let mut to = step(from, d);
                 // The first step is next to the origin, which no longer counts.
                 let mut origin_adjacent = 1;
-                while self.board[to] == EMPTY {
+                while self.content(to) == EMPTY {
                     let new_valence = self.valence(to) - origin_adjacent;
-                    if new_valence == valence || (suicide && new_valence == 0) {
-                        moves.push(((from as u16) << 8) | to as u16);
+                    if (new_valence == valence || (suicide && new_valence == 0))
+                        && !visit(((from as u16) << 8) | to as u16)
+                    {
+                        return false;
                     }
                     if !slides {
                         break;
                     }
                     origin_adjacent = 0;
-                    to = (to as isize + d) as usize;
+                    to = step(to, d);
                 }
             }
         }
+        true
+    }
+
+    /// The moves the rules allow, ignoring the draw rules.
+    fn raw_moves(&self, moves: &mut Vec<AtomsMove>) {
+        moves.clear();
+        let s = self.to_move.index();
+        if !self.variant.slides() && !self.in_drop_phase() {
+            // One-step moves (a playout's fallback): the same moves in the
+            // same order as `each_raw_move`, by the comparison of codes of
+            // `sample_step`.
+            let count = self.piece_count[s] as usize;
+            moves.reserve(8 * count);
+            let suicide = self.variant.suicide();
+            for &from in &self.pieces[s][..count] {
+                let wanted = self.code(from as usize).wrapping_sub(OCCUPIED - 1);
+                for d in STEPS {
+                    let to = from.wrapping_add_signed(d as i8);
+                    let target = self.code(to as usize);
+                    if target == wanted || (suicide && target == LONE) {
+                        moves.push(((from as u16) << 8) | to as u16);
+                    }
+                }
+            }
+            return;
+        }
+        self.each_raw_move(|mv| {
+            moves.push(mv);
+            true
+        });
+    }
+
+    /// Whether the rules allow any move (ignoring the draw rules).
+    fn has_raw_move(&self) -> bool {
+        !self.each_raw_move(|_| false)
     }
 
     /// Draws a uniformly random legal move by rejection: every legal move is
@@ -392,6 +589,7 @@ impl Atoms {
     /// drawing those uniformly and keeping the first legal one is uniform
     /// over the legal moves. `None` after a few misses (the caller then
     /// generates every move), which keeps the overall choice uniform.
+    #[inline]
     fn sample_move(&self, rng: &mut GameRng) -> Option<AtomsMove> {
         const TRIES: usize = 24;
         let seat = self.to_move;
@@ -403,7 +601,7 @@ impl Atoms {
             for _ in 0..TRIES {
                 let mut dice = Dice(rng.next_u64());
                 let cell = self.cell_of(dice.roll(self.n), dice.roll(self.n));
-                if self.board[cell] == EMPTY && self.valence(cell) == 1 {
+                if self.code(cell) == LONE {
                     return Some(cell as u16);
                 }
             }
@@ -414,36 +612,25 @@ impl Atoms {
             return None;
         }
         let suicide = self.variant.suicide();
-        let directions = self.directions();
+        let pieces = &self.pieces[s];
         if !self.variant.slides() {
-            // One step: the target keeps the origin as a neighbour, so the
-            // move is legal when the target's valence is one more than the
-            // origin's (or 1, a radioactive suicide).
-            for _ in 0..TRIES {
-                let mut dice = Dice(rng.next_u64());
-                let from = self.pieces[s][dice.roll(count)] as usize;
-                let to = (from as isize + directions[dice.roll(8)]) as usize;
-                if self.board[to] != EMPTY {
-                    continue;
-                }
-                let target = self.valence(to);
-                if target == self.valence(from) + 1 || (suicide && target == 1) {
-                    return Some(((from as u16) << 8) | to as u16);
-                }
-            }
-            return None;
+            return if suicide {
+                self.sample_step::<true>(rng, count)
+            } else {
+                self.sample_step::<false>(rng, count)
+            };
         }
         let reach = self.n - 1;
         for _ in 0..TRIES {
             let mut dice = Dice(rng.next_u64());
-            let from = self.pieces[s][dice.roll(count)] as usize;
-            let d = directions[dice.roll(8)];
+            let from = pieces[dice.roll(count)] as usize;
+            let d = STEPS[dice.roll(8)];
             let distance = 1 + dice.roll(reach);
             let mut to = from;
             let mut clear = true;
             for _ in 0..distance {
-                to = (to as isize + d) as usize;
-                if self.board[to] != EMPTY {
+                to = step(to, d);
+                if self.content(to) != EMPTY {
                     clear = false;
                     break;
                 }
@@ -460,23 +647,51 @@ impl Atoms {
         None
     }
 
+    /// `sample_move` for one-step moves of the side to move's `count` atoms.
+    /// The target keeps the origin as a neighbour, so the move is legal when
+    /// the target is empty with a valence one more than the origin's (or 1,
+    /// a radioactive suicide); the origin's code is its valence + OCCUPIED,
+    /// so that is one comparison of codes.
+    #[inline(always)]
+    fn sample_step<const SUICIDE: bool>(
+        &self,
+        rng: &mut GameRng,
+        count: usize,
+    ) -> Option<AtomsMove> {
+        const TRIES: usize = 24;
+        let pieces = &self.pieces[self.to_move.index()];
+        for _ in 0..TRIES {
+            let mut dice = Dice(rng.next_u64());
+            // Cells are bytes and the tables have 256 entries: no bounds checks.
+            let from = pieces[dice.roll(count) % PIECE_SLOTS];
+            let to = from.wrapping_add_signed(STEPS[dice.roll(8) % 8] as i8);
+            let target = self.cells[to as usize] >> CODE_SHIFT;
+            let wanted = (self.cells[from as usize] >> CODE_SHIFT) - (OCCUPIED as u32 - 1);
+            if target as u8 == wanted as u8 || (SUICIDE && target as u8 == LONE) {
+                return Some(((from as u16) << 8) | to as u16);
+            }
+        }
+        None
+    }
+
     /// The padded cell `cell` mapped by board symmetry `sym`.
     fn map_cell(&self, cell: usize, sym: usize) -> usize {
-        let (file, rank) = (cell % self.width - 1, cell / self.width - 1);
+        let (file, rank) = (cell % WIDTH - 1, cell / WIDTH - 1);
         let (f, r) = transform(self.n, file, rank, sym);
         self.cell_of(f, r)
     }
 
+    #[inline]
     fn cell_of(&self, file: usize, rank: usize) -> usize {
-        (rank + 1) * self.width + file + 1
+        (rank + 1) * WIDTH + file + 1
     }
 
     fn cell_text(&self, cell: usize) -> String {
-        format_cell(cell % self.width - 1, cell / self.width - 1)
+        format_cell(cell % WIDTH - 1, cell / WIDTH - 1)
     }
 
     fn cell_char(&self, cell: usize) -> Option<char> {
-        match self.board[cell] {
+        match self.content(cell) {
             1 => Some('w'),
             2 => Some('b'),
             _ => None,
@@ -530,6 +745,7 @@ impl Game for Atoms {
         *self = *undo;
     }
 
+    #[inline]
     fn play(&mut self, mv: AtomsMove) {
         let seat = self.to_move;
         let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
@@ -547,29 +763,26 @@ impl Game for Atoms {
             self.quiet = 0;
             self.recent_start = 0;
             self.recent[0] = self.hash;
-            self.recent_bits = recent_bit(self.hash);
+            self.recent_bits = RecentFilter::of(self.hash);
             return;
         }
-        self.remove_atom(from);
-        self.add_atom(seat, to);
+        self.move_atom(seat, from, to);
         let removed = self.removal_after_move(seat, from, to);
         self.switch_side();
         if removed {
             self.quiet = 0;
             self.recent_start = 0;
-            self.recent_bits = 0;
+            self.recent_bits = RecentFilter::default();
         } else {
             self.quiet += 1;
         }
         self.recent[self.quiet] = self.hash;
         self.drawn = self.quiet >= QUIET_LIMIT || self.occurrences() >= 3;
-        self.recent_bits |= recent_bit(self.hash);
+        self.recent_bits.insert(self.hash);
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let mut moves = Vec::new();
-        self.raw_moves(&mut moves);
-        if moves.is_empty() {
+        if !self.has_raw_move() {
             // A stalemate loss stands even where a draw rule applies too.
             Some(Outcome::Win(self.to_move.other()))
         } else if self.drawn {
@@ -585,14 +798,15 @@ impl Game for Atoms {
 
     fn hash_from_scratch(&self) -> u64 {
         let mut hash = 0;
-        for (cell, &content) in self.board.iter().enumerate() {
+        for cell in 0..PADDED {
+            let content = self.content(cell);
             if content == stone(Seat::P1) || content == stone(Seat::P2) {
                 let seat = if content == stone(Seat::P1) {
                     Seat::P1
                 } else {
                     Seat::P2
                 };
-                hash ^= atom_key(seat, cell);
+                hash ^= self.keys.atoms[seat.index()][cell];
             }
         }
         hash ^= hand_key(Seat::P1, self.hand[0]) ^ hand_key(Seat::P2, self.hand[1]);
@@ -767,7 +981,7 @@ impl Game for Atoms {
         rest ^= quiet_key(self.quiet);
         least_image_key::<_, 8>(
             atoms,
-            |(seat, cell), sym| atom_key(seat, self.map_cell(cell, sym)),
+            |(seat, cell), sym| self.keys.atoms[seat.index()][self.map_cell(cell, sym)],
             rest,
         )
     }
@@ -812,7 +1026,7 @@ impl Game for Atoms {
         for rank in 0..self.n {
             for file in 0..self.n {
                 let cell = self.cell_of(file, rank);
-                let (seat, ink, glyph) = match self.board[cell] {
+                let (seat, ink, glyph) = match self.content(cell) {
                     1 => (Seat::P1, Ink::White, 'w'),
                     2 => (Seat::P2, Ink::Black, 'b'),
                     _ => continue,
@@ -936,8 +1150,7 @@ impl Atoms {
     /// The 8 king-wise offsets in rotational order (E, NE, N, NW, W, SW,
     /// S, SE).
     fn ring(&self) -> [isize; 8] {
-        let w = self.width as isize;
-        [1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1]
+        [1, W + 1, W, W - 1, -1, -W - 1, -W, -W + 1]
     }
 
     /// The 3x3 pattern around `cell` for `me`: 0 empty, 1 own, 2 enemy, 3
@@ -946,7 +1159,7 @@ impl Atoms {
         let ring = self.ring();
         ring_table().id(|i| {
             let x = (cell as isize + ring[i]) as usize;
-            match self.board[x] {
+            match self.content(x) {
                 _ if x == vacated => 0,
                 EMPTY => 0,
                 OFF_BOARD => 3,
@@ -1100,6 +1313,71 @@ mod tests {
         }
     }
 
+    /// Statistics of random playouts (run by hand with --ignored --nocapture).
+    #[test]
+    #[ignore]
+    fn playout_statistics() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = GameRng::seed_from_u64(3);
+        let mut scratch = Vec::new();
+        let games = 20000;
+        let (mut drop_plies, mut move_plies, mut drop_draws, mut move_draws) =
+            (0u64, 0u64, 0u64, 0u64);
+        let (mut fallbacks, mut legal_sum, mut atoms_sum, mut removals) = (0u64, 0u64, 0u64, 0u64);
+        let mut draws_hist = [0u64; 30];
+        for _ in 0..games {
+            let mut g = Atoms::new(8, 11, Variant::Standard);
+            loop {
+                let before = rng.clone();
+                let Some(mv) = g.random_move(&mut rng, &mut scratch) else {
+                    break;
+                };
+                let mut probe = before.clone();
+                let mut n = 0u64;
+                while probe != rng {
+                    probe.next_u64();
+                    n += 1;
+                }
+                let mut legal = Vec::new();
+                g.raw_moves(&mut legal);
+                if g.in_drop_phase() {
+                    drop_plies += 1;
+                    drop_draws += n;
+                } else {
+                    move_plies += 1;
+                    move_draws += n;
+                    legal_sum += legal.len() as u64;
+                    atoms_sum += g.piece_count[g.to_move.index()] as u64;
+                    if n > 24 {
+                        fallbacks += 1;
+                    }
+                    draws_hist[(n as usize).min(29)] += 1;
+                }
+                let pc = g.piece_count[0] + g.piece_count[1];
+                g.play(mv);
+                if !g.in_drop_phase() && g.piece_count[0] + g.piece_count[1] < pc {
+                    removals += 1;
+                }
+            }
+        }
+        let gm = games as f64;
+        eprintln!(
+            "per game: drop plies {:.1} draws {:.1}; move plies {:.1} draws {:.1} fallbacks {:.2} removals {:.2}",
+            drop_plies as f64 / gm,
+            drop_draws as f64 / gm,
+            move_plies as f64 / gm,
+            move_draws as f64 / gm,
+            fallbacks as f64 / gm,
+            removals as f64 / gm
+        );
+        eprintln!(
+            "move phase: mean legal {:.2}, mean own atoms {:.2}",
+            legal_sum as f64 / move_plies as f64,
+            atoms_sum as f64 / move_plies as f64
+        );
+        eprintln!("draw histogram {:?}", draws_hist);
+    }
+
     #[test]
     fn incremental_removal_and_repetition_filter_match_the_full_checks() {
         use rand::SeedableRng;
@@ -1114,10 +1392,9 @@ mod tests {
                     if from != 0 && g.settled {
                         let seat = g.to_move;
                         let (mut full, mut quick) = (g.clone(), g.clone());
-                        for x in [&mut full, &mut quick] {
-                            x.remove_atom(from);
-                            x.add_atom(seat, to);
-                        }
+                        full.remove_atom(from);
+                        full.add_atom(seat, to);
+                        quick.move_atom(seat, from, to);
                         let removed = full.removal_step();
                         assert_eq!(quick.removal_after_move(seat, from, to), removed);
                         assert_eq!(quick, full, "{}", g.position_text());
