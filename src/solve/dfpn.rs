@@ -32,6 +32,9 @@ use crate::games::{Outcome, Seat};
 /// No repetition below: the result holds whatever the path.
 const NO_LOOP: u32 = u32::MAX;
 
+/// Nodes between looks at the budget (clock, stop flag, node limit).
+const BUDGET_CHECK_EVERY: u64 = 16;
+
 /// The result of searching a node, from its mover's view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Searched {
@@ -217,9 +220,11 @@ impl<'a, N: Node> Dfpn<'a, N> {
 
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) {
+        // A node expands every child (an Ihex child searches hexagons), so
+        // look at the budget often: a proof inside a move must stop on time.
+        if self.nodes.is_multiple_of(BUDGET_CHECK_EVERY) {
             if let Some(p) = self.progress {
-                p.add_nodes(1024);
+                p.add_nodes(BUDGET_CHECK_EVERY);
             }
             if self
                 .budget
