@@ -342,7 +342,8 @@ impl<G: Game> Session for GameSession<G> {
                 None => return vec![format!("unknown searcher '{name}'")],
             }
         }
-        let table_mb = if engine.proofs {
+        let (_, searcher) = self.searcher.as_ref().expect("built above");
+        let table_mb = if engine.proofs && searcher.takes_proofs() {
             proofs::table_mb(engine.hash_mb)
         } else {
             0

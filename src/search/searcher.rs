@@ -85,6 +85,13 @@ pub trait Searcher<G: Game>: Send {
     fn root_visits(&self) -> Vec<(G::Move, u32)> {
         Vec::new()
     }
+
+    /// Whether the session may prove positions before this searcher
+    /// searches them (and take its proof table out of `Hash`). The fixed
+    /// baseline says no: it must play exactly as v0.1 did.
+    fn takes_proofs(&self) -> bool {
+        true
+    }
 }
 
 /// A searcher the table can build.

@@ -116,6 +116,11 @@ impl<G: Game> Plugin<G> for UctPlain<G> {
 }
 
 impl<G: Game> Searcher<G> for UctPlain<G> {
+    /// The baseline plays without in-play proofs, with all of `Hash`.
+    fn takes_proofs(&self) -> bool {
+        false
+    }
+
     fn allocate(&mut self, hash_mb: usize) -> Option<String> {
         let hash_mb = hash_mb.max(1);
         if self.nodes.is_some() && self.hash_mb == hash_mb {
