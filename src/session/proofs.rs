@@ -158,7 +158,7 @@ fn proven_child<G: Game>(
 /// The generic df-pn over `root` (for every game, Hadron too: its region
 /// solver computes region values inside moves, between budget checks, and
 /// starts its caches afresh on every call, so its calls overrun a share of
-/// a move's time; the generic search checks the clock every 1024 nodes).
+/// a move's time; the generic search checks the clock every 16 nodes).
 fn prove<G: Game>(root: &G, budget: &Budget, table: &ProofTable, threads: usize) -> Proof<G::Move> {
     solve::solve(
         GameNode::new(root.clone()),
