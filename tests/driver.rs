@@ -1,6 +1,10 @@
 //! The UGI driver run in-process: every command and its mistakes, on a
 //! `Driver` whose output lines are collected through a channel.
 
+#[path = "common/line_sink.rs"]
+mod line_sink;
+
+use line_sink::LineSink;
 use quintet::games::{GameConfig, GameRng, random_below};
 use quintet::protocol::Output;
 use quintet::protocol::driver::{Driver, Flow};
@@ -8,36 +12,13 @@ use quintet::protocol::options::{self, Kind, OPTIONS, Options};
 use quintet::registry;
 use quintet::search::searcher::{self, SEARCHERS};
 use rand::SeedableRng;
-use std::io::{self, Write};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Generous: these tests check behaviour, not speed.
 const PATIENCE: Duration = Duration::from_secs(20);
 /// How long to listen for a line that must not come.
 const QUIET: Duration = Duration::from_millis(10);
-
-/// A `Write` that hands every complete line to a channel.
-struct LineSink {
-    buffer: Vec<u8>,
-    lines: Sender<String>,
-}
-
-impl Write for LineSink {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.buffer.extend_from_slice(data);
-        while let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.buffer.drain(..=end).collect();
-            let text = String::from_utf8(line[..end].to_vec()).expect("output is UTF-8");
-            let _ = self.lines.send(text);
-        }
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 struct Engine {
     driver: Driver,
@@ -50,11 +31,7 @@ impl Engine {
     }
 
     fn with(options: Options) -> Engine {
-        let (sender, lines) = channel();
-        let sink = LineSink {
-            buffer: Vec::new(),
-            lines: sender,
-        };
+        let (sink, lines) = LineSink::new();
         let driver = Driver::new(Output::new(sink), options);
         Engine { driver, lines }
     }

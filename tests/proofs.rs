@@ -4,6 +4,10 @@
 //! independent minimax can check it), proven losses with a negative mate,
 //! even by the `random` searcher, which knows nothing of mates.
 
+#[path = "common/line_sink.rs"]
+mod line_sink;
+
+use line_sink::LineSink;
 use quintet::games::{Game, GameConfig, GameRng, Outcome};
 use quintet::protocol::Output;
 use quintet::protocol::driver::Driver;
@@ -12,31 +16,8 @@ use quintet::registry::{self, GameVisitor};
 use quintet::session::Profile;
 use quintet::solve::{self, Budget, ProofTable};
 use rand::SeedableRng;
-use std::io::{self, Write};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
-
-struct LineSink {
-    buffer: Vec<u8>,
-    lines: Sender<String>,
-}
-
-impl Write for LineSink {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.buffer.extend_from_slice(data);
-        while let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.buffer.drain(..=end).collect();
-            let _ = self
-                .lines
-                .send(String::from_utf8_lossy(&line[..end]).into_owned());
-        }
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 struct Engine {
     driver: Driver,
@@ -45,11 +26,7 @@ struct Engine {
 
 impl Engine {
     fn new(config: &GameConfig) -> Engine {
-        let (sender, lines) = channel();
-        let sink = LineSink {
-            buffer: Vec::new(),
-            lines: sender,
-        };
+        let (sink, lines) = LineSink::new();
         let mut engine = Engine {
             driver: Driver::new(Output::new(sink), Options::default()),
             lines,
