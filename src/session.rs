@@ -421,7 +421,9 @@ impl<G: Game> Session for GameSession<G> {
         );
         self.lag.plan(limits, side, plan.target());
         let proven = match &self.proofs {
-            Some(table) => proofs::try_prove(current, table, settings, limits, run.start, run.stop),
+            Some(table) => {
+                proofs::try_prove(current, table, settings, limits, &plan, run.start, run.stop)
+            }
             None => None,
         };
         let proven_loss = match proven {

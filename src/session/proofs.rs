@@ -47,28 +47,22 @@ pub enum Proven<G: Game> {
     Lost { plies: u32 },
 }
 
-/// Tries to prove `root` within its share of the limits (timed searches
-/// only: node and depth limits stay exact, `infinite` analysis is the
+/// Tries to prove `root` within its share of `plan`, the move's time
+/// (timed searches only: node and depth limits stay exact, `infinite` analysis is the
 /// searcher's). `None`: not proven, search as usual.
 pub fn try_prove<G: Game>(
     root: &G,
     table: &ProofTable,
     settings: &SearchSettings,
     limits: &Limits,
+    plan: &TimeManager,
     start: Instant,
     stop: &AtomicBool,
 ) -> Option<Proven<G>> {
     if !limits.is_timed() {
         return None;
     }
-    let time = TimeManager::new(
-        limits,
-        root.side_to_move(),
-        settings.move_overhead_ms,
-        settings.lag_ms,
-        root.moves_left_estimate(),
-    );
-    let target = time.target()?;
+    let target = plan.target()?;
     let deadline = start + target.mul_f64(proof_share(root.moves_left_estimate()));
     let threads = settings.threads.max(1);
     let budget = Budget::until(Some(deadline), Some(stop));
