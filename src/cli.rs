@@ -493,6 +493,14 @@ pub struct SolveArgs {
     /// Hadron: do not use the mirror-strategy rule (to measure the search).
     #[arg(long)]
     pub no_mirror: bool,
+    /// Prove every distinct position PLIES deep on its own (each within
+    /// --each seconds), then back the values up to the root; prints how
+    /// many positions of each ply are decided.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12))]
+    pub frontier: Option<u32>,
+    /// With --frontier: seconds each frontier position may take.
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    pub each: f64,
 }
 
 impl SolveArgs {
@@ -512,6 +520,8 @@ impl SolveArgs {
                 mirror: !self.no_mirror,
                 ..Default::default()
             },
+            frontier: self.frontier,
+            each: self.each,
         }
     }
 }

@@ -8,6 +8,7 @@ use quintet::games::{Game, GameConfig, GameRng, Outcome, Seat, random_below};
 use quintet::registry::{self, GameVisitor};
 use quintet::runs::solve::{SolveOptions, solve_game};
 use quintet::session::Profile;
+use quintet::solve::frontier::{FrontierBudget, FrontierProgress, solve_frontier};
 use quintet::solve::{Budget, ProofTable, hadron, naive};
 use rand::SeedableRng;
 use std::process::{Command, Output};
@@ -526,4 +527,129 @@ fn dfpn_agrees_with_naive_search_after_repetitions() {
         atoms_checked >= 20,
         "only {atoms_checked} Atoms positions after a repetition"
     );
+}
+
+/// Frontier solves (every position some plies deep proven on its own, the
+/// values backed up) of positions near the end of random games.
+struct FrontierCheck {
+    seed: u64,
+}
+
+impl GameVisitor for FrontierCheck {
+    type Output = usize;
+
+    fn visit<G: Game>(self, config: &GameConfig, start: G, _profile: &Profile) -> usize {
+        let mut rng = GameRng::seed_from_u64(self.seed);
+        let what = format!("{} {} {}", config.game, config.size, config.variant);
+        let options = SolveOptions::default();
+        let table = ProofTable::new(16);
+        let budget = FrontierBudget {
+            each: std::time::Duration::from_secs(60),
+            deadline: None,
+        };
+        let mut checked = 0;
+        for _ in 0..4 {
+            let line = random_line(&start, &mut rng, 3000);
+            for game in line.iter().skip(4).take(4) {
+                let Some(expected) = naive::value(game, NAIVE_LIMIT) else {
+                    continue;
+                };
+                for depth in 0..=3 {
+                    let result = solve_frontier(
+                        game,
+                        depth,
+                        budget,
+                        2,
+                        &FrontierProgress::default(),
+                        |g: &G, b: &Budget| solve_game(g, b, &table, None, 1, &options),
+                    );
+                    let at = game.position_text();
+                    assert_eq!(result.value, Some(expected), "{what} depth {depth} at {at}");
+                    assert_eq!(result.plies.len(), depth as usize + 1);
+                    assert_eq!(result.plies[0].positions, 1, "{what} at {at}");
+                    for (ply, count) in result.plies.iter().enumerate() {
+                        // Nothing runs out of time here: every position decided.
+                        assert_eq!(count.decided(), count.positions, "{what} ply {ply} at {at}");
+                    }
+                    if expected == Outcome::Win(game.side_to_move())
+                        && let Some(mv) = result.best
+                    {
+                        let mut after = game.clone();
+                        let _ = after.make(mv);
+                        assert_eq!(naive::value(&after, NAIVE_LIMIT * 4), Some(expected));
+                    } else if expected == Outcome::Win(game.side_to_move()) {
+                        panic!("{what}: a won root without a move at {at}");
+                    }
+                }
+                checked += 1;
+            }
+        }
+        checked
+    }
+}
+
+#[test]
+fn frontier_solves_agree_with_naive_search_in_every_game() {
+    for (i, config) in smallest_configs().into_iter().enumerate() {
+        let checked = registry::with_game(
+            &config,
+            FrontierCheck {
+                seed: 77 + i as u64,
+            },
+        )
+        .expect("a registered configuration");
+        assert!(checked >= 4, "{config:?}: only {checked} positions checked");
+    }
+}
+
+#[test]
+fn frontier_with_no_time_leaves_positions_unknown_and_says_so() {
+    // Hadron 7x7 two plies deep: 0.1 ms each is not enough for most.
+    let out = quintet(&[
+        "--game",
+        "hadron",
+        "--size",
+        "7",
+        "solve",
+        "--frontier",
+        "2",
+        "--each",
+        "0.0001",
+        "--no-mirror",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    let words = |line: &str| {
+        line.split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let ply2 = words(&lines[3]);
+    assert_eq!(ply2[..2], ["ply", "2"]);
+    let positions: u64 = ply2[3].parse().unwrap();
+    let unknown: u64 = ply2[13].parse().unwrap();
+    assert!(positions > 100 && unknown > 0, "{lines:?}");
+    assert!(lines[4].starts_with("unknown nodes ") && lines[4].ends_with("frontier 2"));
+
+    // Hadron 4x4 one ply deep: decided, and the value is the solver's.
+    let out = quintet(&[
+        "--game",
+        "hadron",
+        "--size",
+        "4",
+        "solve",
+        "--frontier",
+        "1",
+    ]);
+    let lines = stdout_lines(&out);
+    assert!(
+        lines[1].starts_with("ply 0 positions 1 decided 1 "),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].starts_with("ply 1 positions 3 decided 3 "),
+        "{lines:?}"
+    );
+    assert!(lines[3].starts_with("winner p2 nodes "), "{lines:?}");
 }

@@ -5,6 +5,7 @@
 use crate::games::{Game, Outcome, Seat};
 use crate::registry::{self, GameConfig, GameVisitor};
 use crate::session::Profile;
+use crate::solve::frontier::{FrontierBudget, FrontierProgress, solve_frontier};
 use crate::solve::node::GameNode;
 use crate::solve::{self, Budget, Progress, Proof, ProofTable, hadron, solve};
 use anyhow::{Result, anyhow};
@@ -28,6 +29,11 @@ pub struct SolveOptions {
     pub plain: bool,
     /// Hadron's region solver settings.
     pub hadron: hadron::Settings,
+    /// Prove every position this many plies deep on its own, then back
+    /// the values up (see `solve::frontier`).
+    pub frontier: Option<u32>,
+    /// Seconds each frontier position may take.
+    pub each: f64,
 }
 
 /// Runs `quintet solve` for `config`.
@@ -143,6 +149,9 @@ fn solve_command<G: Game>(root: &G, options: &SolveOptions) -> Result<()> {
         );
         return Ok(());
     }
+    if let Some(depth) = options.frontier {
+        return frontier_command(root, depth, options, &table, started, deadline);
+    }
     let done = AtomicBool::new(false);
     let threads = options.threads.max(1);
     let proof = std::thread::scope(|s| {
@@ -167,6 +176,84 @@ fn solve_command<G: Game>(root: &G, options: &SolveOptions) -> Result<()> {
     }
     println!("{line}");
     Ok(())
+}
+
+/// `--frontier D`: every position D plies deep proven on its own (each
+/// within `--each` seconds, `--threads` at a time), then backed up.
+fn frontier_command<G: Game>(
+    root: &G,
+    depth: u32,
+    options: &SolveOptions,
+    table: &ProofTable,
+    started: Instant,
+    deadline: Option<Instant>,
+) -> Result<()> {
+    let progress = FrontierProgress::default();
+    let nodes = Progress::default();
+    let budget = FrontierBudget {
+        each: Duration::from_secs_f64(options.each.max(0.001)),
+        deadline,
+    };
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|s| {
+        s.spawn(|| show_frontier_progress(depth, &progress, &nodes, started, &done));
+        let result = solve_frontier(
+            root,
+            depth,
+            budget,
+            options.threads.max(1),
+            &progress,
+            |game: &G, budget: &Budget| solve_game(game, budget, table, Some(&nodes), 1, options),
+        );
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    for (ply, count) in result.plies.iter().enumerate() {
+        println!(
+            "ply {ply} positions {} decided {} p1 {} p2 {} draw {} unknown {} over {}",
+            count.positions,
+            count.decided(),
+            count.p1,
+            count.p2,
+            count.draws,
+            count.positions - count.decided(),
+            count.finished
+        );
+    }
+    let mut line = format!(
+        "{} nodes {} time {:.3}s frontier {depth}",
+        value_text(result.value),
+        result.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    if result.value == Some(Outcome::Win(root.side_to_move()))
+        && let Some(mv) = result.best
+    {
+        line.push_str(&format!(" move {}", root.format_move(mv)));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+/// Frontier progress on stderr about once a second.
+fn show_frontier_progress(
+    depth: u32,
+    progress: &FrontierProgress,
+    nodes: &Progress,
+    started: Instant,
+    done: &AtomicBool,
+) {
+    every_second(started, done, || {
+        let elapsed = started.elapsed().as_secs_f64();
+        format!(
+            "{elapsed:7.1}s  ply {depth}: {}/{} proven, {} decided  nodes {:>12}  {:>9}/s",
+            progress.done.load(Ordering::Relaxed),
+            progress.total.load(Ordering::Relaxed),
+            progress.decided.load(Ordering::Relaxed),
+            nodes.nodes(),
+            (nodes.nodes() as f64 / elapsed) as u64,
+        )
+    });
 }
 
 /// The root (after its children with `--children`).
@@ -204,29 +291,36 @@ fn solve_all<G: Game>(
 }
 
 /// Prints nodes, speed and the root's numbers about once a second on
-/// stderr (one line rewritten in place on a terminal).
+/// stderr.
 fn show_progress(progress: &Progress, table: &ProofTable, started: Instant, done: &AtomicBool) {
+    every_second(started, done, || {
+        let elapsed = started.elapsed().as_secs_f64();
+        let nodes = progress.nodes();
+        let (phi, delta) = progress.root();
+        format!(
+            "{elapsed:7.1}s  nodes {:>12}  {:>9}/s  root pn {} dn {}  table {:.1}%",
+            nodes,
+            (nodes as f64 / elapsed) as u64,
+            number_text(phi),
+            number_text(delta),
+            table.permille_used() as f64 / 10.0
+        )
+    });
+}
+
+/// Writes `line()` on stderr about once a second until `done` (one line
+/// rewritten in place on a terminal).
+fn every_second(started: Instant, done: &AtomicBool, line: impl Fn() -> String) {
     let terminal = std::io::stderr().is_terminal();
     let mut next = Duration::from_secs(1);
     let mut printed = false;
     while !done.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(50));
-        let elapsed = started.elapsed();
-        if elapsed < next {
+        if started.elapsed() < next {
             continue;
         }
         next += Duration::from_secs(1);
-        let nodes = progress.nodes();
-        let (phi, delta) = progress.root();
-        let line = format!(
-            "{:7.1}s  nodes {:>12}  {:>9}/s  root pn {} dn {}  table {:.1}%",
-            elapsed.as_secs_f64(),
-            nodes,
-            (nodes as f64 / elapsed.as_secs_f64()) as u64,
-            number_text(phi),
-            number_text(delta),
-            table.permille_used() as f64 / 10.0
-        );
+        let line = line();
         let mut err = std::io::stderr().lock();
         if terminal {
             let _ = write!(err, "\r{line}\x1b[K");

@@ -6,11 +6,14 @@
 //! - [`solve`]: the three-valued solve behind `quintet solve`;
 //! - `dfpn` (the search), `table` (its bounded memory), `node` (what it
 //!   needs of a position), `naive` (an independent exhaustive checker),
-//!   `hadron` and `cgt` (Hadron's regions and their game values).
+//!   `hadron` and `cgt` (Hadron's regions and their game values),
+//!   `frontier` (every position some plies deep proven on its own, the
+//!   values backed up: how far a proof reaches when the whole does not).
 //!   The CLI body, `quintet solve`, is `runs::solve` (it needs the registry).
 
 pub mod cgt;
 pub mod dfpn;
+pub mod frontier;
 pub mod hadron;
 pub mod naive;
 pub mod node;

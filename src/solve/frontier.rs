@@ -1,0 +1,352 @@
+//! Solving through a frontier: every distinct position a fixed number of
+//! plies from the root (up to symmetry, as the proof table keys them) is
+//! proven on its own within a budget each, by workers sharing one proof
+//! table, and the values are backed up to the root by minimax.
+//!
+//! Where the whole proof does not finish, this says how far it reaches:
+//! how many positions of each ply are decided. When every frontier
+//! position is decided, so is the root (minimax over a finite tree); the
+//! back-up also decides it earlier when a proven win makes the unknown
+//! siblings irrelevant.
+
+use super::node::{GameNode, Node};
+use super::{Budget, Proof, STACK_BYTES};
+use crate::games::{Game, Outcome, Seat};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// How the positions of one ply came out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlyCount {
+    /// Distinct positions (up to symmetry) at this ply.
+    pub positions: u64,
+    /// Of them, won by p1, won by p2, drawn (the rest are unknown).
+    pub p1: u64,
+    pub p2: u64,
+    pub draws: u64,
+    /// Positions where the game is already over.
+    pub finished: u64,
+}
+
+impl PlyCount {
+    pub fn decided(&self) -> u64 {
+        self.p1 + self.p2 + self.draws
+    }
+
+    fn add(&mut self, value: Option<Outcome>) {
+        self.positions += 1;
+        match value {
+            Some(Outcome::Win(Seat::P1)) => self.p1 += 1,
+            Some(Outcome::Win(Seat::P2)) => self.p2 += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            None => {}
+        }
+    }
+}
+
+/// The result of a frontier solve.
+#[derive(Clone, Debug)]
+pub struct FrontierResult<M> {
+    /// Index k: the positions k plies from the root (0 = the root).
+    pub plies: Vec<PlyCount>,
+    /// The root's value, where the back-up decides it.
+    pub value: Option<Outcome>,
+    /// On a decided root: a move that reaches its value.
+    pub best: Option<M>,
+    /// Positions expanded by the frontier proofs.
+    pub nodes: u64,
+}
+
+/// Live counters while the frontier is proven.
+#[derive(Debug, Default)]
+pub struct FrontierProgress {
+    pub total: AtomicUsize,
+    pub done: AtomicUsize,
+    pub decided: AtomicUsize,
+}
+
+/// How much each frontier proof may take, and the limit of the whole run.
+#[derive(Clone, Copy, Debug)]
+pub struct FrontierBudget {
+    pub each: Duration,
+    pub deadline: Option<Instant>,
+}
+
+/// The distinct positions exactly `depth` plies from `root` (games that
+/// end sooner are not continued), keyed as the proof table keys them.
+pub fn positions_at<G: Game>(root: &G, depth: u32) -> Vec<G> {
+    let mut seen: Vec<HashMap<u64, ()>> = vec![HashMap::new(); depth as usize + 1];
+    let mut out = Vec::new();
+    collect(root, 0, depth, &mut seen, &mut out);
+    out
+}
+
+fn key_of<G: Game>(game: &G) -> u64 {
+    GameNode::new(game.clone()).key(&mut ())
+}
+
+fn collect<G: Game>(
+    game: &G,
+    ply: u32,
+    depth: u32,
+    seen: &mut [HashMap<u64, ()>],
+    out: &mut Vec<G>,
+) {
+    if ply == depth {
+        out.push(game.clone());
+        return;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    for mv in moves {
+        let mut child = game.clone();
+        child.play(mv);
+        if seen[ply as usize + 1].insert(key_of(&child), ()).is_none() {
+            collect(&child, ply + 1, depth, seen, out);
+        }
+    }
+}
+
+/// Proves every position `depth` plies from `root` with `prove` (one call
+/// per position, on `threads` workers sharing `table`), then backs the
+/// values up to the root.
+pub fn solve_frontier<G, P>(
+    root: &G,
+    depth: u32,
+    budget: FrontierBudget,
+    threads: usize,
+    progress: &FrontierProgress,
+    prove: P,
+) -> FrontierResult<G::Move>
+where
+    G: Game,
+    P: Fn(&G, &Budget) -> Proof<G::Move> + Sync,
+{
+    if depth == 0 {
+        return solve_root(root, budget, progress, prove);
+    }
+    let frontier = positions_at(root, depth);
+    progress.total.store(frontier.len(), Ordering::Relaxed);
+    let values: Vec<Mutex<(Option<Outcome>, bool)>> =
+        frontier.iter().map(|_| Mutex::new((None, false))).collect();
+    let next = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(0);
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(game) = frontier.get(i) else { break };
+            let now = Instant::now();
+            if budget.deadline.is_some_and(|d| now >= d) {
+                progress.done.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            let mut deadline = now + budget.each;
+            if let Some(limit) = budget.deadline {
+                deadline = deadline.min(limit);
+            }
+            let (value, over) = match terminal_value(game) {
+                Some(value) => (value, true),
+                None => {
+                    let proof = prove(game, &Budget::until(Some(deadline), None));
+                    nodes.fetch_add(proof.nodes, Ordering::Relaxed);
+                    (proof.value, false)
+                }
+            };
+            if value.is_some() {
+                progress.decided.fetch_add(1, Ordering::Relaxed);
+            }
+            *values[i].lock().unwrap_or_else(|e| e.into_inner()) = (value, over);
+            progress.done.fetch_add(1, Ordering::Relaxed);
+        }
+    };
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(s, work)
+            })
+            .collect();
+        // A worker that cannot start leaves its share to the others.
+        let started = workers.iter().filter(|w| w.is_ok()).count();
+        if started == 0 {
+            work();
+        }
+        for worker in workers.into_iter().flatten() {
+            let _ = worker.join();
+        }
+    });
+    let frontier_values: HashMap<u64, (Option<Outcome>, bool)> = frontier
+        .iter()
+        .zip(&values)
+        .map(|(g, v)| (key_of(g), *v.lock().unwrap_or_else(|e| e.into_inner())))
+        .collect();
+    let mut backup = Backup {
+        depth,
+        frontier: frontier_values,
+        memo: vec![HashMap::new(); depth as usize],
+    };
+    let (value, best) = backup.root(root);
+    FrontierResult {
+        plies: backup.counts(),
+        value,
+        best,
+        nodes: nodes.load(Ordering::Relaxed),
+    }
+}
+
+/// Depth 0: the root is the frontier (and its proof names the move).
+fn solve_root<G, P>(
+    root: &G,
+    budget: FrontierBudget,
+    progress: &FrontierProgress,
+    prove: P,
+) -> FrontierResult<G::Move>
+where
+    G: Game,
+    P: Fn(&G, &Budget) -> Proof<G::Move>,
+{
+    progress.total.store(1, Ordering::Relaxed);
+    let mut count = PlyCount::default();
+    let (value, best, nodes) = match terminal_value(root) {
+        Some(value) => {
+            count.finished = 1;
+            (value, None, 0)
+        }
+        None => {
+            let mut deadline = Instant::now() + budget.each;
+            if let Some(limit) = budget.deadline {
+                deadline = deadline.min(limit);
+            }
+            let proof = prove(root, &Budget::until(Some(deadline), None));
+            (proof.value, proof.best, proof.nodes)
+        }
+    };
+    count.add(value);
+    progress.done.store(1, Ordering::Relaxed);
+    progress
+        .decided
+        .store(value.is_some() as usize, Ordering::Relaxed);
+    FrontierResult {
+        plies: vec![count],
+        value,
+        best: best.filter(|_| value == Some(Outcome::Win(root.side_to_move()))),
+        nodes,
+    }
+}
+
+/// The value of a position where the game is over (no legal move).
+/// `Some(None)` would mean "over, value unknown", which no game has.
+fn terminal_value<G: Game>(game: &G) -> Option<Option<Outcome>> {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves.is_empty().then(|| game.outcome())
+}
+
+/// Minimax with unknowns over the tree above the frontier.
+struct Backup {
+    depth: u32,
+    /// The frontier's values, and whether the game was over there.
+    frontier: HashMap<u64, (Option<Outcome>, bool)>,
+    /// Per ply above the frontier: each position's value and whether the
+    /// game was over there.
+    memo: Vec<HashMap<u64, (Option<Outcome>, bool)>>,
+}
+
+impl Backup {
+    /// The root's value and a move that reaches it (depth >= 1).
+    fn root<G: Game>(&mut self, root: &G) -> (Option<Outcome>, Option<G::Move>) {
+        let mover = root.side_to_move();
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        let values: Vec<_> = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = root.clone();
+                child.play(mv);
+                self.value(&child, 1)
+            })
+            .collect();
+        let value = if moves.is_empty() {
+            root.outcome()
+        } else {
+            combine(mover, &values)
+        };
+        self.memo[0].insert(key_of(root), (value, moves.is_empty()));
+        // A move that reaches the value (none to name for a loss).
+        let best = match value {
+            Some(Outcome::Win(s)) if s != mover => None,
+            Some(_) => moves.iter().zip(&values).find(|(_, v)| **v == value),
+            None => None,
+        };
+        (value, best.map(|(mv, _)| *mv))
+    }
+
+    fn value<G: Game>(&mut self, game: &G, ply: u32) -> Option<Outcome> {
+        let key = key_of(game);
+        if ply == self.depth {
+            return self.frontier.get(&key).and_then(|v| v.0);
+        }
+        if let Some(&(value, _)) = self.memo[ply as usize].get(&key) {
+            return value;
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let value = if moves.is_empty() {
+            game.outcome()
+        } else {
+            let values: Vec<_> = moves
+                .iter()
+                .map(|&mv| {
+                    let mut child = game.clone();
+                    child.play(mv);
+                    self.value(&child, ply + 1)
+                })
+                .collect();
+            combine(game.side_to_move(), &values)
+        };
+        self.memo[ply as usize].insert(key, (value, moves.is_empty()));
+        value
+    }
+
+    /// Counts per ply: the memos above the frontier, then the frontier.
+    fn counts(&self) -> Vec<PlyCount> {
+        let mut plies: Vec<PlyCount> = self
+            .memo
+            .iter()
+            .map(|ply| {
+                let mut count = PlyCount::default();
+                for &(value, over) in ply.values() {
+                    count.add(value);
+                    count.finished += over as u64;
+                }
+                count
+            })
+            .collect();
+        let mut last = PlyCount::default();
+        for &(value, over) in self.frontier.values() {
+            last.add(value);
+            last.finished += over as u64;
+        }
+        plies.push(last);
+        plies
+    }
+}
+
+/// Minimax with unknowns: a win among the children decides; otherwise
+/// only when every child is known.
+fn combine(mover: Seat, children: &[Option<Outcome>]) -> Option<Outcome> {
+    if children.contains(&Some(Outcome::Win(mover))) {
+        return Some(Outcome::Win(mover));
+    }
+    if children.iter().any(Option::is_none) {
+        return None;
+    }
+    if children.contains(&Some(Outcome::Draw)) {
+        Some(Outcome::Draw)
+    } else {
+        Some(Outcome::Win(mover.other()))
+    }
+}
