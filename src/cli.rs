@@ -478,7 +478,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub fen: Option<String>,
     /// Give up after this many seconds (the result is then `unknown`).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = seconds)]
     pub time: Option<f64>,
     /// First print the value after each legal move.
     #[arg(long)]
@@ -496,11 +496,35 @@ pub struct SolveArgs {
     /// Prove every distinct position PLIES deep on its own (each within
     /// --each seconds), then back the values up to the root; prints how
     /// many positions of each ply are decided.
-    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12))]
+    #[arg(
+        long,
+        value_name = "PLIES",
+        conflicts_with = "children",
+        value_parser = clap::value_parser!(u32).range(0..=12)
+    )]
     pub frontier: Option<u32>,
     /// With --frontier: seconds each frontier position may take.
-    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 10.0,
+        requires = "frontier",
+        value_parser = seconds
+    )]
     pub each: f64,
+}
+
+/// A number of seconds a run may take: finite, not negative, at most a
+/// year (a `Duration` holds it).
+fn seconds(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if value.is_finite() && (0.0..=31_536_000.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{text} is not between 0 and 31536000 seconds"))
+    }
 }
 
 impl SolveArgs {

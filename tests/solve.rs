@@ -417,6 +417,34 @@ fn solve_command_rejects_bad_input_with_an_error() {
             "--game", "tritium", "--size", "4", "solve", "--moves", "hello",
         ],
         &["--game", "hadron", "--size", "99", "solve"],
+        // Times a Duration cannot hold (these used to panic).
+        &["--game", "hadron", "--size", "3", "solve", "--time", "inf"],
+        &[
+            "--game", "hadron", "--size", "3", "solve", "--time", "1e300",
+        ],
+        &["--game", "hadron", "--size", "3", "solve", "--time", "nan"],
+        &[
+            "--game",
+            "hadron",
+            "--size",
+            "3",
+            "solve",
+            "--frontier",
+            "1",
+            "--each",
+            "inf",
+        ],
+        &["--game", "hadron", "--size", "3", "solve", "--each", "1"],
+        &[
+            "--game",
+            "hadron",
+            "--size",
+            "3",
+            "solve",
+            "--frontier",
+            "1",
+            "--children",
+        ],
     ] {
         let out = quintet(args);
         let err = String::from_utf8_lossy(&out.stderr);
