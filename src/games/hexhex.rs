@@ -29,6 +29,9 @@ pub struct HexGrid {
     /// Cell id of (q, r), by `q * width + r`; `NONE` where there is no cell.
     index: Vec<u16>,
     width: usize,
+    /// Each cell's images under the 12 symmetries (canonical keys look
+    /// them up for every stone, twelve times).
+    images: Vec<[u16; 12]>,
 }
 
 impl HexGrid {
@@ -54,6 +57,7 @@ impl HexGrid {
             edge: Vec::new(),
             index,
             width,
+            images: Vec::new(),
         };
         grid.neighbours = grid
             .coords
@@ -65,6 +69,9 @@ impl HexGrid {
             .coords
             .iter()
             .map(|&(q, r)| q == 0 || r == 0 || q == last || r == last || (q - r).abs() == n - 1)
+            .collect();
+        grid.images = (0..grid.len() as u16)
+            .map(|cell| std::array::from_fn(|sym| grid.image(cell, sym)))
             .collect();
         grid
     }
@@ -121,7 +128,13 @@ impl HexGrid {
 
     /// The image of `cell` under symmetry `sym` in 0..12 (six rotations,
     /// each optionally after a mirror), about the board's centre.
+    #[inline]
     pub fn transform(&self, cell: u16, sym: usize) -> u16 {
+        self.images[cell as usize][sym]
+    }
+
+    /// [`HexGrid::transform`] computed from the coordinates.
+    fn image(&self, cell: u16, sym: usize) -> u16 {
         let c = self.side as i32 - 1;
         let (q, r) = self.coords[cell as usize];
         let (mut x, mut y) = (q - c, r - c);
