@@ -183,39 +183,47 @@ impl<'a, N: Node> Dfpn<'a, N> {
         result
     }
 
-    /// Looks at a child just made: repetition, game over, table, estimate.
-    fn look(&mut self, node: &mut N, key: u64) -> (Searched, bool) {
-        let mover = node.mover();
-        if let Some(rep) = node.repetition_key()
+    /// What is known of a child without its position: a repetition of
+    /// the path (`mover` is the child's mover, `repetition` its key), or
+    /// the table's entry. Returns (numbers, whether they hold on this path
+    /// only).
+    fn look_known(
+        &self,
+        mover: Seat,
+        repetition: Option<u64>,
+        key: u64,
+    ) -> Option<(Searched, bool)> {
+        if let Some(rep) = repetition
             && let Some(at) = self.path.iter().position(|&r| r == Some(rep))
         {
             // Endless play: no win for the attacker, on this path only.
             let mut found = self.final_for(mover, Outcome::Draw);
             found.loop_ply = at as u32;
-            return (found, true);
+            return Some((found, true));
         }
-        if let Some(entry) = self.table.get(key) {
-            let found = Searched {
-                phi: entry.phi,
-                delta: entry.delta,
-                plies: entry.plies,
-                loop_ply: NO_LOOP,
-            };
-            return (found, false);
-        }
+        let entry = self.table.get(key)?;
+        let found = Searched {
+            phi: entry.phi,
+            delta: entry.delta,
+            plies: entry.plies,
+            loop_ply: NO_LOOP,
+        };
+        Some((found, false))
+    }
+
+    /// A child just made that nothing knows yet: game over, or estimate.
+    fn look_fresh(&mut self, node: &mut N) -> Searched {
+        let mover = node.mover();
         if let Some(outcome) = node.exact(&mut self.ctx) {
-            return (self.final_for(mover, outcome), false);
+            return self.final_for(mover, outcome);
         }
         let (phi, delta) = node.estimate(&mut self.ctx);
-        (
-            Searched {
-                phi: phi.clamp(1, INF - 1),
-                delta: delta.clamp(1, INF - 1),
-                plies: 0,
-                loop_ply: NO_LOOP,
-            },
-            false,
-        )
+        Searched {
+            phi: phi.clamp(1, INF - 1),
+            delta: delta.clamp(1, INF - 1),
+            plies: 0,
+            loop_ply: NO_LOOP,
+        }
     }
 
     fn count_node(&mut self) {
@@ -250,16 +258,32 @@ impl<'a, N: Node> Dfpn<'a, N> {
         let mover = node.mover();
         let mut moves = Vec::new();
         node.moves(&mut self.ctx, &mut moves);
-        let mut children: Vec<Child<N::Move>> = Vec::with_capacity(moves.len());
+        // Keys first, each child's table window prefetched, then the
+        // lookups: the cache misses overlap instead of coming one by one.
+        // A child is made again only when neither its path nor the table
+        // knows it (making is dear in some games).
+        let mut seen = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let undo = node.make(&mut self.ctx, mv);
             let child_key = self.key_of(node);
-            let same_mover = node.mover() == mover;
-            let (found, pinned) = self.look(node, child_key);
+            self.table.prefetch(child_key);
+            seen.push((child_key, node.mover(), node.repetition_key()));
             node.unmake(mv, undo);
+        }
+        let mut children: Vec<Child<N::Move>> = Vec::with_capacity(moves.len());
+        for (&mv, &(child_key, child_mover, repetition)) in moves.iter().zip(&seen) {
+            let (found, pinned) = match self.look_known(child_mover, repetition, child_key) {
+                Some(known) => known,
+                None => {
+                    let undo = node.make(&mut self.ctx, mv);
+                    let found = self.look_fresh(node);
+                    node.unmake(mv, undo);
+                    (found, false)
+                }
+            };
             children.push(Child {
                 mv,
-                same_mover,
+                same_mover: child_mover == mover,
                 found,
                 pinned,
             });

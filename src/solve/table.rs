@@ -112,6 +112,28 @@ impl ProofTable {
         slot.0[2].store(b, Ordering::Relaxed);
     }
 
+    /// Asks the CPU to bring `key`'s window into cache: an expansion
+    /// prefetches all its children's windows before reading any, so their
+    /// cache misses overlap (one miss per child was 85% of `mid`'s time).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let start = self.start(key);
+            let first = self.slots[start].0.as_ptr() as *const i8;
+            let last = self.slots[start + WINDOW - 1].0.as_ptr() as *const i8;
+            // SAFETY: a prefetch is a hint that never faults or changes
+            // memory; both pointers are inside `slots` anyway.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(last);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any. Key 0 is never stored (an empty
     /// slot reads as key 0).
     pub fn get(&self, key: u64) -> Option<Entry> {
