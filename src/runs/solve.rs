@@ -246,7 +246,7 @@ fn show_frontier_progress(
     every_second(started, done, || {
         let elapsed = started.elapsed().as_secs_f64();
         format!(
-            "{elapsed:7.1}s  ply {depth}: {}/{} proven, {} decided  nodes {:>12}  {:>9}/s",
+            "{elapsed:7.1}s  ply {depth}: {}/{} tried, {} decided  nodes {:>12}  {:>9}/s",
             progress.done.load(Ordering::Relaxed),
             progress.total.load(Ordering::Relaxed),
             progress.decided.load(Ordering::Relaxed),
