@@ -590,7 +590,8 @@ impl GameVisitor for FrontierCheck {
                         2,
                         &FrontierProgress::default(),
                         |g: &G, b: &Budget| solve_game(g, b, &table, None, 1, &options),
-                    );
+                    )
+                    .expect("a small frontier");
                     let at = game.position_text();
                     assert_eq!(result.value, Some(expected), "{what} depth {depth} at {at}");
                     assert_eq!(result.plies.len(), depth as usize + 1);

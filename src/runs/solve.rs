@@ -208,6 +208,7 @@ fn frontier_command<G: Game>(
         done.store(true, Ordering::Relaxed);
         result
     });
+    let result = result.map_err(|e| anyhow!(e))?;
     for (ply, count) in result.plies.iter().enumerate() {
         println!(
             "ply {ply} positions {} decided {} p1 {} p2 {} draw {} unknown {} over {}",
@@ -245,6 +246,9 @@ fn show_frontier_progress(
 ) {
     every_second(started, done, || {
         let elapsed = started.elapsed().as_secs_f64();
+        if progress.total.load(Ordering::Relaxed) == 0 {
+            return format!("{elapsed:7.1}s  ply {depth}: listing the positions");
+        }
         format!(
             "{elapsed:7.1}s  ply {depth}: {}/{} tried, {} decided  nodes {:>12}  {:>9}/s",
             progress.done.load(Ordering::Relaxed),

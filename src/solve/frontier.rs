@@ -12,7 +12,7 @@
 use super::node::{GameNode, Node};
 use super::{Budget, Proof, STACK_BYTES};
 use crate::games::{Game, Outcome, Seat};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -74,44 +74,67 @@ pub struct FrontierBudget {
     pub deadline: Option<Instant>,
 }
 
+/// The memory frontier positions may take (each is a clone of the
+/// position; more would take what the proofs need).
+const FRONTIER_BYTES: usize = 2 << 30;
+
+/// The most frontier positions a run will hold for game `G`.
+pub fn max_positions<G: Game>() -> usize {
+    (FRONTIER_BYTES / std::mem::size_of::<G>().max(1)).min(4_000_000)
+}
+
 /// The distinct positions exactly `depth` plies from `root` (games that
-/// end sooner are not continued), keyed as the proof table keys them.
-pub fn positions_at<G: Game>(root: &G, depth: u32) -> Vec<G> {
-    let mut seen: Vec<HashMap<u64, ()>> = vec![HashMap::new(); depth as usize + 1];
+/// end sooner are not continued), keyed as the proof table keys them; an
+/// error when there are more than [`max_positions`].
+pub fn positions_at<G: Game>(root: &G, depth: u32) -> Result<Vec<G>, String> {
+    let mut seen: Vec<HashSet<u64>> = vec![HashSet::new(); depth as usize + 1];
     let mut out = Vec::new();
-    collect(root, 0, depth, &mut seen, &mut out);
-    out
+    collect(root, 0, depth, &mut seen, &mut out)?;
+    Ok(out)
 }
 
 fn key_of<G: Game>(game: &G) -> u64 {
     GameNode::new(game.clone()).key(&mut ())
 }
 
+/// `game` after `mv`, its repetition history kept (`play` may drop it).
+fn after<G: Game>(game: &G, mv: G::Move) -> G {
+    let mut child = game.clone();
+    let _ = child.make(mv);
+    child
+}
+
 fn collect<G: Game>(
     game: &G,
     ply: u32,
     depth: u32,
-    seen: &mut [HashMap<u64, ()>],
+    seen: &mut [HashSet<u64>],
     out: &mut Vec<G>,
-) {
+) -> Result<(), String> {
     if ply == depth {
+        let limit = max_positions::<G>();
+        if out.len() >= limit {
+            return Err(format!(
+                "more than {limit} positions {depth} plies deep: ask for fewer plies"
+            ));
+        }
         out.push(game.clone());
-        return;
+        return Ok(());
     }
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     for mv in moves {
-        let mut child = game.clone();
-        child.play(mv);
-        if seen[ply as usize + 1].insert(key_of(&child), ()).is_none() {
-            collect(&child, ply + 1, depth, seen, out);
+        let child = after(game, mv);
+        if seen[ply as usize + 1].insert(key_of(&child)) {
+            collect(&child, ply + 1, depth, seen, out)?;
         }
     }
+    Ok(())
 }
 
 /// Proves every position `depth` plies from `root` with `prove` (one call
-/// per position, on `threads` workers sharing `table`), then backs the
-/// values up to the root.
+/// per position, on `threads` workers), then backs the values up to the
+/// root. An error when the frontier is too big to hold.
 pub fn solve_frontier<G, P>(
     root: &G,
     depth: u32,
@@ -119,15 +142,15 @@ pub fn solve_frontier<G, P>(
     threads: usize,
     progress: &FrontierProgress,
     prove: P,
-) -> FrontierResult<G::Move>
+) -> Result<FrontierResult<G::Move>, String>
 where
     G: Game,
     P: Fn(&G, &Budget) -> Proof<G::Move> + Sync,
 {
     if depth == 0 {
-        return solve_root(root, budget, progress, prove);
+        return Ok(solve_root(root, budget, progress, prove));
     }
-    let frontier = positions_at(root, depth);
+    let frontier = positions_at(root, depth)?;
     progress.total.store(frontier.len(), Ordering::Relaxed);
     let values: Vec<Mutex<(Option<Outcome>, bool)>> =
         frontier.iter().map(|_| Mutex::new((None, false))).collect();
@@ -189,12 +212,12 @@ where
         memo: vec![HashMap::new(); depth as usize],
     };
     let (value, best) = backup.root(root);
-    FrontierResult {
+    Ok(FrontierResult {
         plies: backup.counts(),
         value,
         best,
         nodes: nodes.load(Ordering::Relaxed),
-    }
+    })
 }
 
 /// Depth 0: the root is the frontier (and its proof names the move).
@@ -263,11 +286,7 @@ impl Backup {
         root.legal_moves(&mut moves);
         let values: Vec<_> = moves
             .iter()
-            .map(|&mv| {
-                let mut child = root.clone();
-                child.play(mv);
-                self.value(&child, 1)
-            })
+            .map(|&mv| self.value(&after(root, mv), 1))
             .collect();
         let value = if moves.is_empty() {
             root.outcome()
@@ -299,11 +318,7 @@ impl Backup {
         } else {
             let values: Vec<_> = moves
                 .iter()
-                .map(|&mv| {
-                    let mut child = game.clone();
-                    child.play(mv);
-                    self.value(&child, ply + 1)
-                })
+                .map(|&mv| self.value(&after(game, mv), ply + 1))
                 .collect();
             combine(game.side_to_move(), &values)
         };
