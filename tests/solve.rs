@@ -398,7 +398,7 @@ fn solve_command_with_a_tiny_time_limit_says_unknown() {
 
 #[test]
 fn solve_command_rejects_bad_input_with_an_error() {
-    for args in [
+    let cases = [
         &["--game", "chess", "solve"][..],
         &[
             "--game", "hadron", "--size", "4", "solve", "--moves", "a1 a1",
@@ -417,35 +417,26 @@ fn solve_command_rejects_bad_input_with_an_error() {
             "--game", "tritium", "--size", "4", "solve", "--moves", "hello",
         ],
         &["--game", "hadron", "--size", "99", "solve"],
-        // Times a Duration cannot hold (these used to panic).
-        &["--game", "hadron", "--size", "3", "solve", "--time", "inf"],
-        &[
-            "--game", "hadron", "--size", "3", "solve", "--time", "1e300",
-        ],
-        &["--game", "hadron", "--size", "3", "solve", "--time", "nan"],
-        &[
-            "--game",
-            "hadron",
-            "--size",
-            "3",
-            "solve",
-            "--frontier",
-            "1",
-            "--each",
-            "inf",
-        ],
-        &["--game", "hadron", "--size", "3", "solve", "--each", "1"],
-        &[
-            "--game",
-            "hadron",
-            "--size",
-            "3",
-            "solve",
-            "--frontier",
-            "1",
-            "--children",
-        ],
-    ] {
+    ];
+    // Hadron 3x3 with bad solve flags: times a Duration cannot hold (these
+    // used to panic), and frontier flags that do not go together.
+    let hadron3 = ["--game", "hadron", "--size", "3", "solve"];
+    let bad_flags: [&[&str]; 6] = [
+        &["--time", "inf"],
+        &["--time", "1e300"],
+        &["--time", "nan"],
+        &["--frontier", "1", "--each", "inf"],
+        &["--each", "1"],
+        &["--frontier", "1", "--children"],
+    ];
+    let with_flags: Vec<Vec<&str>> = bad_flags
+        .iter()
+        .map(|f| [&hadron3[..], f].concat())
+        .collect();
+    for args in cases
+        .into_iter()
+        .chain(with_flags.iter().map(Vec::as_slice))
+    {
         let out = quintet(args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?} succeeded");

@@ -160,22 +160,38 @@ fn solve_command<G: Game>(root: &G, options: &SolveOptions) -> Result<()> {
         done.store(true, Ordering::Relaxed);
         proof
     });
+    let plies = proof
+        .plies
+        .map(|p| format!(" plies {p}"))
+        .unwrap_or_default();
+    println!(
+        "{}",
+        result_line(root, proof.value, proof.nodes, started, &plies, proof.best)
+    );
+    Ok(())
+}
+
+/// The last line: value, nodes, time, `extra`, and on a win for the side
+/// to move the winning move.
+fn result_line<G: Game>(
+    root: &G,
+    value: Option<Outcome>,
+    nodes: u64,
+    started: Instant,
+    extra: &str,
+    best: Option<G::Move>,
+) -> String {
     let mut line = format!(
-        "{} nodes {} time {:.3}s",
-        value_text(proof.value),
-        proof.nodes,
+        "{} nodes {nodes} time {:.3}s{extra}",
+        value_text(value),
         started.elapsed().as_secs_f64()
     );
-    if let Some(plies) = proof.plies {
-        line.push_str(&format!(" plies {plies}"));
-    }
-    if proof.value == Some(Outcome::Win(root.side_to_move()))
-        && let Some(mv) = proof.best
+    if value == Some(Outcome::Win(root.side_to_move()))
+        && let Some(mv) = best
     {
         line.push_str(&format!(" move {}", root.format_move(mv)));
     }
-    println!("{line}");
-    Ok(())
+    line
 }
 
 /// `--frontier D`: every position D plies deep proven on its own (each
@@ -221,18 +237,18 @@ fn frontier_command<G: Game>(
             count.finished
         );
     }
-    let mut line = format!(
-        "{} nodes {} time {:.3}s frontier {depth}",
-        value_text(result.value),
-        result.nodes,
-        started.elapsed().as_secs_f64()
+    let extra = format!(" frontier {depth}");
+    println!(
+        "{}",
+        result_line(
+            root,
+            result.value,
+            result.nodes,
+            started,
+            &extra,
+            result.best
+        )
     );
-    if result.value == Some(Outcome::Win(root.side_to_move()))
-        && let Some(mv) = result.best
-    {
-        line.push_str(&format!(" move {}", root.format_move(mv)));
-    }
-    println!("{line}");
     Ok(())
 }
 

@@ -9,7 +9,7 @@
 //! back-up also decides it earlier when a proven win makes the unknown
 //! siblings irrelevant.
 
-use super::node::{GameNode, Node};
+use super::node::GameNode;
 use super::{Budget, Proof, STACK_BYTES};
 use crate::games::{Game, Outcome, Seat};
 use std::collections::{HashMap, HashSet};
@@ -84,17 +84,17 @@ pub fn max_positions<G: Game>() -> usize {
 }
 
 /// The distinct positions exactly `depth` plies from `root` (games that
-/// end sooner are not continued), keyed as the proof table keys them; an
-/// error when there are more than [`max_positions`].
-pub fn positions_at<G: Game>(root: &G, depth: u32) -> Result<Vec<G>, String> {
+/// end sooner are not continued), each with its key as the proof table
+/// keys it; an error when there are more than [`max_positions`].
+pub fn positions_at<G: Game>(root: &G, depth: u32) -> Result<Vec<(u64, G)>, String> {
     let mut seen: Vec<HashSet<u64>> = vec![HashSet::new(); depth as usize + 1];
     let mut out = Vec::new();
-    collect(root, 0, depth, &mut seen, &mut out)?;
+    collect(root, key_of(root), 0, depth, &mut seen, &mut out)?;
     Ok(out)
 }
 
 fn key_of<G: Game>(game: &G) -> u64 {
-    GameNode::new(game.clone()).key(&mut ())
+    GameNode::table_key(game)
 }
 
 /// `game` after `mv`, its repetition history kept (`play` may drop it).
@@ -106,10 +106,11 @@ fn after<G: Game>(game: &G, mv: G::Move) -> G {
 
 fn collect<G: Game>(
     game: &G,
+    key: u64,
     ply: u32,
     depth: u32,
     seen: &mut [HashSet<u64>],
-    out: &mut Vec<G>,
+    out: &mut Vec<(u64, G)>,
 ) -> Result<(), String> {
     if ply == depth {
         let limit = max_positions::<G>();
@@ -118,15 +119,16 @@ fn collect<G: Game>(
                 "more than {limit} positions {depth} plies deep: ask for fewer plies"
             ));
         }
-        out.push(game.clone());
+        out.push((key, game.clone()));
         return Ok(());
     }
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     for mv in moves {
         let child = after(game, mv);
-        if seen[ply as usize + 1].insert(key_of(&child)) {
-            collect(&child, ply + 1, depth, seen, out)?;
+        let child_key = key_of(&child);
+        if seen[ply as usize + 1].insert(child_key) {
+            collect(&child, child_key, ply + 1, depth, seen, out)?;
         }
     }
     Ok(())
@@ -159,28 +161,19 @@ where
     let work = || {
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(game) = frontier.get(i) else { break };
-            let now = Instant::now();
-            if budget.deadline.is_some_and(|d| now >= d) {
+            let Some((_, game)) = frontier.get(i) else {
+                break;
+            };
+            if budget.deadline.is_some_and(|d| Instant::now() >= d) {
                 progress.done.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            let mut deadline = now + budget.each;
-            if let Some(limit) = budget.deadline {
-                deadline = deadline.min(limit);
-            }
-            let (value, over) = match terminal_value(game) {
-                Some(value) => (value, true),
-                None => {
-                    let proof = prove(game, &Budget::until(Some(deadline), None));
-                    nodes.fetch_add(proof.nodes, Ordering::Relaxed);
-                    (proof.value, false)
-                }
-            };
-            if value.is_some() {
+            let (proof, over) = prove_one(game, &budget, &prove);
+            nodes.fetch_add(proof.nodes, Ordering::Relaxed);
+            if proof.value.is_some() {
                 progress.decided.fetch_add(1, Ordering::Relaxed);
             }
-            *values[i].lock().unwrap_or_else(|e| e.into_inner()) = (value, over);
+            *values[i].lock().unwrap_or_else(|e| e.into_inner()) = (proof.value, over);
             progress.done.fetch_add(1, Ordering::Relaxed);
         }
     };
@@ -204,7 +197,7 @@ where
     let frontier_values: HashMap<u64, (Option<Outcome>, bool)> = frontier
         .iter()
         .zip(&values)
-        .map(|(g, v)| (key_of(g), *v.lock().unwrap_or_else(|e| e.into_inner())))
+        .map(|((key, _), v)| (*key, *v.lock().unwrap_or_else(|e| e.into_inner())))
         .collect();
     let mut backup = Backup {
         depth,
@@ -232,22 +225,11 @@ where
     P: Fn(&G, &Budget) -> Proof<G::Move>,
 {
     progress.total.store(1, Ordering::Relaxed);
+    let (proof, over) = prove_one(root, &budget, &prove);
+    let value = proof.value;
     let mut count = PlyCount::default();
-    let (value, best, nodes) = match terminal_value(root) {
-        Some(value) => {
-            count.finished = 1;
-            (value, None, 0)
-        }
-        None => {
-            let mut deadline = Instant::now() + budget.each;
-            if let Some(limit) = budget.deadline {
-                deadline = deadline.min(limit);
-            }
-            let proof = prove(root, &Budget::until(Some(deadline), None));
-            (proof.value, proof.best, proof.nodes)
-        }
-    };
     count.add(value);
+    count.finished = over as u64;
     progress.done.store(1, Ordering::Relaxed);
     progress
         .decided
@@ -255,17 +237,35 @@ where
     FrontierResult {
         plies: vec![count],
         value,
-        best: best.filter(|_| value == Some(Outcome::Win(root.side_to_move()))),
-        nodes,
+        best: proof
+            .best
+            .filter(|_| value == Some(Outcome::Win(root.side_to_move()))),
+        nodes: proof.nodes,
     }
 }
 
-/// The value of a position where the game is over (no legal move).
-/// `Some(None)` would mean "over, value unknown", which no game has.
-fn terminal_value<G: Game>(game: &G) -> Option<Option<Outcome>> {
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    moves.is_empty().then(|| game.outcome())
+/// One frontier position: its value read off where the game is over
+/// (`outcome` is `Some` exactly then), else proven within its share of the
+/// budget. Also says whether the game was over.
+fn prove_one<G, P>(game: &G, budget: &FrontierBudget, prove: &P) -> (Proof<G::Move>, bool)
+where
+    G: Game,
+    P: Fn(&G, &Budget) -> Proof<G::Move>,
+{
+    if let Some(outcome) = game.outcome() {
+        let over = Proof {
+            value: Some(outcome),
+            best: None,
+            plies: Some(0),
+            nodes: 0,
+        };
+        return (over, true);
+    }
+    let mut deadline = Instant::now() + budget.each;
+    if let Some(limit) = budget.deadline {
+        deadline = deadline.min(limit);
+    }
+    (prove(game, &Budget::until(Some(deadline), None)), false)
 }
 
 /// Minimax with unknowns over the tree above the frontier.

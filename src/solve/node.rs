@@ -50,18 +50,27 @@ pub struct GameNode<G: Game> {
 
 impl<G: Game> GameNode<G> {
     pub fn new(game: G) -> Self {
-        let mut twice = game.seen_twice();
-        twice.sort_unstable();
-        let history_salt = twice
-            .iter()
-            .fold(0u64, |acc, &h| mix64(acc ^ h).wrapping_add(1));
         GameNode {
             repeats: game.can_repeat(),
             draws: game.can_draw(),
+            history_salt: history_salt(&game),
             game,
-            history_salt,
         }
     }
+
+    /// The key [`Node::key`] gives `game`, without building a node.
+    pub fn table_key(game: &G) -> u64 {
+        game.canonical_key() ^ history_salt(game)
+    }
+}
+
+/// The salt of `game`'s history: the positions it already holds twice.
+fn history_salt<G: Game>(game: &G) -> u64 {
+    let mut twice = game.seen_twice();
+    twice.sort_unstable();
+    twice
+        .iter()
+        .fold(0u64, |acc, &h| mix64(acc ^ h).wrapping_add(1))
 }
 
 impl<G: Game> Node for GameNode<G> {
