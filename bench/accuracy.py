@@ -24,14 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from engine import Engine  # noqa: E402
-
-
-def game_args(args):
-    out = ["--game", args.game, "--size", str(args.size)]
-    if args.variant:
-        out += ["--variant", args.variant]
-    return out
+from engine import Engine, game_args, random_moves  # noqa: E402
 
 
 def label(args, moves, mover):
@@ -60,15 +53,7 @@ def make(args):
     started = time.time()
     with open(args.out, "w") as out:
         while kept < args.count:
-            plies = rng.randint(lo, hi)
-            moves = []
-            engine.send("position startpos")
-            for _ in range(plies):
-                legal = engine.ask("moves").split()
-                if legal == ["none"]:
-                    break
-                moves.append(rng.choice(legal))
-                engine.send("position startpos moves " + " ".join(moves))
+            moves = random_moves(engine, rng, rng.randint(lo, hi))
             if engine.ask("gameover") == "true" or tuple(moves) in seen:
                 continue
             seen.add(tuple(moves))

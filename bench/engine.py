@@ -66,6 +66,28 @@ class Engine:
             self.proc.kill()
 
 
+def game_args(args):
+    """The engine's game flags from parsed `--game --size [--variant]`."""
+    out = ["--game", args.game, "--size", str(args.size)]
+    if args.variant:
+        out += ["--variant", args.variant]
+    return out
+
+
+def random_moves(engine, rng, plies):
+    """Up to `plies` uniformly random legal moves from the start (fewer
+    when the game ends first); the engine is left at that position."""
+    moves = []
+    engine.send("position startpos")
+    for _ in range(plies):
+        legal = engine.ask("moves").split()
+        if legal == ["none"]:
+            break
+        moves.append(rng.choice(legal))
+        engine.send("position startpos moves " + " ".join(moves))
+    return moves
+
+
 def last_info(lines):
     infos = [l for l in lines if l.startswith("info depth")]
     return infos[-1] if infos else ""

@@ -20,28 +20,14 @@ import sys
 import time
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from engine import Engine  # noqa: E402
-
-
-def game_args(args):
-    out = ["--game", args.game, "--size", str(args.size)]
-    if args.variant:
-        out += ["--variant", args.variant]
-    return out
+from engine import Engine, game_args, random_moves  # noqa: E402
 
 
 def sample(engine, rng, plies, seen, tries=200):
     """A distinct random move list `plies` long whose game is not over,
     or None when `tries` random games all end sooner."""
     for _ in range(tries):
-        moves = []
-        engine.send("position startpos")
-        for _ in range(plies):
-            legal = engine.ask("moves").split()
-            if legal == ["none"]:
-                break
-            moves.append(rng.choice(legal))
-            engine.send("position startpos moves " + " ".join(moves))
+        moves = random_moves(engine, rng, plies)
         if len(moves) < plies or engine.ask("gameover") == "true":
             continue
         if tuple(moves) in seen:
