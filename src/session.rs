@@ -412,13 +412,7 @@ impl<G: Game> Session for GameSession<G> {
             lag_ms: self.lag.lag_before(limits, side),
             ..settings.clone()
         };
-        let plan = TimeManager::new(
-            limits,
-            side,
-            settings.move_overhead_ms,
-            settings.lag_ms,
-            current.moves_left_estimate(),
-        );
+        let plan = TimeManager::for_search(limits, current, settings);
         self.lag.plan(limits, side, plan.target());
         let proven = match &self.proofs {
             Some(table) => {
@@ -438,7 +432,7 @@ impl<G: Game> Session for GameSession<G> {
         };
         let progress = run.progress;
         let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));
-        let mut ctx = Context::new(run.start, run.stop, &mut typed);
+        let mut ctx = Context::new(run.start, run.stop, &mut typed).with_plan(plan);
         let (_, searcher) = self.searcher.as_mut().expect("prepared above");
         let root = Root {
             position: current,

@@ -143,13 +143,7 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
         }
         let tt = self.tt.as_mut().expect("allocated");
         tt.new_search();
-        let time = TimeManager::new(
-            limits,
-            position.side_to_move(),
-            settings.move_overhead_ms,
-            settings.lag_ms,
-            position.moves_left_estimate(),
-        );
+        let time = ctx.time_plan(limits, position, settings);
         let shared = Shared {
             tt,
             limits,

@@ -19,6 +19,7 @@ pub use searcher::{Evaluator, Plugin, Root, Searcher, SearcherInfo, Setup};
 use crate::games::Game;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use time::TimeManager;
 
 /// Engine-wide settings that shape every search (from the UGI options).
 #[derive(Clone, Debug, PartialEq)]
@@ -244,6 +245,8 @@ pub struct Context<'a, M> {
     pub stop: &'a AtomicBool,
     progress: &'a mut (dyn FnMut(&Report<M>) + Send),
     next_report: Duration,
+    /// The time plan the caller already made for this move, if any.
+    plan: Option<TimeManager>,
 }
 
 impl<'a, M> Context<'a, M> {
@@ -257,7 +260,26 @@ impl<'a, M> Context<'a, M> {
             stop,
             progress,
             next_report: REPORT_EVERY,
+            plan: None,
         }
+    }
+
+    /// The same context with the move's time plan made by the caller (the
+    /// session plans each move once, for its lag meter and proofs).
+    pub fn with_plan(mut self, plan: TimeManager) -> Self {
+        self.plan = Some(plan);
+        self
+    }
+
+    /// The move's time plan: the caller's, or one made from the limits.
+    pub fn time_plan<G: Game>(
+        &self,
+        limits: &Limits,
+        position: &G,
+        settings: &SearchSettings,
+    ) -> TimeManager {
+        self.plan
+            .unwrap_or_else(|| TimeManager::for_search(limits, position, settings))
     }
 
     pub fn stopped(&self) -> bool {

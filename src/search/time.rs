@@ -2,8 +2,8 @@
 //! a searcher should stop of its own accord, earlier when its best move is
 //! stable) and a hard limit (when it must).
 
-use super::Limits;
-use crate::games::Seat;
+use super::{Limits, SearchSettings};
+use crate::games::{Game, Seat};
 use std::time::Duration;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -68,6 +68,18 @@ impl TimeManager {
             soft: soft_ms.map(Duration::from_millis),
             hard: hard_ms.map(Duration::from_millis),
         }
+    }
+
+    /// The limits for the side to move in `position`, with the settings'
+    /// overhead and measured lag and the game's estimate of moves left.
+    pub fn for_search<G: Game>(limits: &Limits, position: &G, settings: &SearchSettings) -> Self {
+        TimeManager::new(
+            limits,
+            position.side_to_move(),
+            settings.move_overhead_ms,
+            settings.lag_ms,
+            position.moves_left_estimate(),
+        )
     }
 
     pub fn soft(&self) -> Option<Duration> {
@@ -249,6 +261,31 @@ mod tests {
             TimeManager::new(&limits, Seat::P1, 20, 0, 30),
             TimeManager::default()
         );
+    }
+
+    #[test]
+    fn a_search_uses_the_plan_its_caller_made() {
+        use crate::games::hadron::Hadron;
+        use crate::search::Context;
+        use std::sync::atomic::AtomicBool;
+        let position = Hadron::<u64>::new(5);
+        let limits = Limits::movetime(100);
+        let settings = SearchSettings::default();
+        let stop = AtomicBool::new(false);
+        let mut ignore = |_: &crate::search::Report<u16>| {};
+        let own = Context::new(std::time::Instant::now(), &stop, &mut ignore);
+        assert_eq!(
+            own.time_plan(&limits, &position, &settings),
+            TimeManager::for_search(&limits, &position, &settings)
+        );
+        // The session's plan (with its lag) is the one searched with.
+        let planned = TimeManager::new(&limits, Seat::P1, 20, 15, 30);
+        assert_ne!(
+            planned,
+            TimeManager::for_search(&limits, &position, &settings)
+        );
+        let given = own.with_plan(planned);
+        assert_eq!(given.time_plan(&limits, &position, &settings), planned);
     }
 
     #[test]

@@ -176,13 +176,7 @@ impl<G: Game> Searcher<G> for UctPlain<G> {
             search.expand(0, position),
             "the tree holds the root's children"
         );
-        let time = TimeManager::new(
-            limits,
-            position.side_to_move(),
-            settings.move_overhead_ms,
-            settings.lag_ms,
-            position.moves_left_estimate(),
-        );
+        let time = ctx.time_plan(limits, position, settings);
         let forced = Node::get(&nodes[0].child_count) == 1 && limits.is_timed();
         if !forced {
             search.lead(position, limits, &time, ctx);

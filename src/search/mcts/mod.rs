@@ -229,13 +229,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
             tree.reset_root();
         }
         self.last_path = Some(root.path.clone());
-        let time = TimeManager::new(
-            limits,
-            position.side_to_move(),
-            settings.move_overhead_ms,
-            settings.lag_ms,
-            position.moves_left_estimate(),
-        );
+        let time = ctx.time_plan(limits, position, settings);
         let threads = settings.threads.max(1);
         let shared = Shared {
             tree,
