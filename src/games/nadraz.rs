@@ -126,6 +126,9 @@ pub struct Nadraz<const C: usize> {
     hash: u64,
 }
 
+/// The most stops one line can hold: the longest line of the largest board.
+const MAX_LINE: usize = 2 * MAX_SIZE - 1;
+
 /// The bit that a stone on `x` sets in the `friends` mask of its neighbour
 /// in direction `k` from `x` (seen from there, `x` lies in direction k + 3).
 #[inline]
@@ -1282,6 +1285,44 @@ impl<const C: usize> Game for Nadraz<C> {
         }
     }
 
+    /// Playouts choose a line, not a turn: a random line (an end stone of
+    /// the mover and an open direction from it) among those with a stop,
+    /// then a random stop along it. Lines are walked one at a time in
+    /// random order until one has a stop (about one in ten has, after the
+    /// pie), which costs a small part of listing every turn (most of a
+    /// uniform ply); a turn on a line with few stops is likelier than under
+    /// the uniform choice. No line with a stop: a pass if the opponent can
+    /// move, else the game is over.
+    fn playout_move(&self, rng: &mut GameRng, scratch: &mut Vec<NadrazMove>) -> Option<NadrazMove> {
+        if self.phase != Phase::Play {
+            return self.random_move(rng, scratch);
+        }
+        let colour = self.colour_of(self.to_move);
+        scratch.clear();
+        for &s in &self.ends[colour][..self.end_count[colour] as usize] {
+            let mut open = self.inward[s as usize] & !self.friends[colour][s as usize];
+            while open != 0 {
+                scratch.push((s as u32) << 3 | open.trailing_zeros());
+                open &= open - 1;
+            }
+        }
+        let mut stops = [0u16; MAX_LINE];
+        while !scratch.is_empty() {
+            let line = scratch.swap_remove(random_below(rng, scratch.len()));
+            let (s, d) = ((line >> 3) as u16, (line & 7) as usize);
+            let mut count = 0;
+            self.walk(colour, s, d, &mut |t| {
+                stops[count] = t;
+                count += 1;
+                true
+            });
+            if count > 0 {
+                return Some(encode(WALK, s, stops[random_below(rng, count)]));
+            }
+        }
+        self.can_move(1 - colour).then_some(PASS)
+    }
+
     fn play(&mut self, mv: NadrazMove) {
         let (kind, a, b) = decode(mv);
         match kind {
@@ -2060,6 +2101,44 @@ mod tests {
         for tail in ["pie", "play p1 p1", "play p1 p1 p1 p1", "choice - p2 p1"] {
             assert!(g.read_position(&format!("{rows} {tail}")).is_err());
         }
+    }
+
+    #[test]
+    fn playout_moves_are_legal_and_end_exactly_with_the_game() {
+        let mut rng = GameRng::seed_from_u64(11);
+        let mut scratch = Vec::new();
+        let mut legal = Vec::new();
+        let (mut passes, mut choices) = (0, 0);
+        for size in [5, 6, 10] {
+            for variant in [Variant::Standard, Variant::Reverse] {
+                for _ in 0..15 {
+                    let mut g = Board::new(size, variant);
+                    loop {
+                        g.legal_moves(&mut legal);
+                        // Several draws per position: each one legal, and
+                        // none only when there is no move at all.
+                        let mut seen = Vec::new();
+                        for _ in 0..4 {
+                            let drawn = g.playout_move(&mut rng, &mut scratch);
+                            assert_eq!(drawn.is_none(), legal.is_empty(), "{}", g.position_text());
+                            if let Some(mv) = drawn {
+                                assert!(legal.contains(&mv), "{} not legal", g.format_move(mv));
+                                seen.push(mv);
+                            }
+                        }
+                        let Some(&mv) = seen.first() else { break };
+                        passes += (mv == PASS) as u32;
+                        seen.sort_unstable();
+                        seen.dedup();
+                        choices += (seen.len() > 1) as u32;
+                        g.play(mv);
+                    }
+                    assert!(g.outcome().is_some());
+                }
+            }
+        }
+        assert!(passes > 0, "playouts should meet forced passes");
+        assert!(choices > 100, "draws at one position should differ");
     }
 
     #[test]
