@@ -83,8 +83,9 @@ registry! {
         stones: Some((atoms::MIN_STONES, atoms::MAX_STONES, atoms::DEFAULT_STONES)),
         size_of_text: square_size_of_text,
         // Measured: alpha-beta +298 Elo over plain UCT (bench/RESULTS.md), and
-        // +191 over MCTS.
-        auto: Profile::plain("alphabeta", MctsConfig::tuned()),
+        // +191 over MCTS. In-play proofs measured weaker (against v0.1,
+        // 400 games each: -12 with them, +6 without).
+        auto: Profile::plain("alphabeta", MctsConfig::tuned()).without_proofs(),
         learned: None,
     } => build_atoms;
     GameEntry {

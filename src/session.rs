@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-mod proofs;
+pub mod proofs;
 
 /// What `Search auto` means for one game: the searcher and the settings
 /// that measured strongest there.
@@ -28,6 +28,9 @@ pub struct Profile {
     pub searcher: &'static str,
     pub mcts: MctsConfig,
     pub alphabeta: AlphaBetaConfig,
+    /// Whether `Search auto` proves positions during play (when the
+    /// `Proofs` option allows it): off where that measured weaker.
+    pub proofs: bool,
 }
 
 impl Profile {
@@ -39,7 +42,14 @@ impl Profile {
             alphabeta: AlphaBetaConfig {
                 learned_eval: false,
             },
+            proofs: true,
         }
+    }
+
+    /// The same profile without proofs during play.
+    pub const fn without_proofs(mut self) -> Profile {
+        self.proofs = false;
+        self
     }
 }
 
@@ -343,7 +353,9 @@ impl<G: Game> Session for GameSession<G> {
             }
         }
         let (_, searcher) = self.searcher.as_ref().expect("built above");
-        let table_mb = if engine.proofs && searcher.takes_proofs() {
+        let auto = engine.searcher == searcher::AUTO.name;
+        let table_mb = if engine.proofs && searcher.takes_proofs() && (!auto || self.profile.proofs)
+        {
             proofs::table_mb(engine.hash_mb)
         } else {
             0
@@ -420,19 +432,27 @@ impl<G: Game> Session for GameSession<G> {
             }
             None => None,
         };
-        let proven_loss = match proven {
+        let (mut proven_loss, mut holding) = (None, None);
+        match proven {
             Some(proofs::Proven::Settled(result)) => {
                 return Some(SearchResult {
                     best: current.format_move(result.best),
                     report: in_text(current, result.report),
                 });
             }
-            Some(proofs::Proven::Lost { plies }) => Some(plies),
-            None => None,
+            Some(proofs::Proven::Lost { plies }) => proven_loss = Some(plies),
+            Some(proofs::Proven::Draw { holding: mv }) => holding = Some(mv),
+            None => {}
+        }
+        // A proven draw: the search looks for an opponent's mistakes in
+        // all but the last share of the time, which checks its move.
+        let search_plan = match holding {
+            Some(_) => plan.shortened(proofs::DRAW_CHECK_SHARE),
+            None => plan,
         };
         let progress = run.progress;
         let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));
-        let mut ctx = Context::new(run.start, run.stop, &mut typed).with_plan(plan);
+        let mut ctx = Context::new(run.start, run.stop, &mut typed).with_plan(search_plan);
         let (_, searcher) = self.searcher.as_mut().expect("prepared above");
         let root = Root {
             position: current,
@@ -441,6 +461,10 @@ impl<G: Game> Session for GameSession<G> {
         let mut result = searcher.search(&root, settings, limits, &mut ctx);
         if let Some(plies) = proven_loss {
             proofs::mark_lost(&mut result.report, plies);
+        }
+        if let (Some(mv), Some(table)) = (holding, &self.proofs) {
+            let deadline = plan.target().map(|target| run.start + target);
+            proofs::hold_the_draw(current, &mut result, mv, table, deadline, run.stop);
         }
         Some(SearchResult {
             best: current.format_move(result.best),

@@ -686,3 +686,53 @@ fn mcts_reuses_a_tree_cut_down_to_its_budget() {
         }
     }
 }
+
+/// A root proven drawn: `draw` holds it, `lose` and `deep` lose (the
+/// latter only after p2's right reply), `safe` draws too.
+const DRAWN: &str = "
+root p1 : lose draw deep safe
+lose p2 : l1
+l1   p1 = p2
+draw p2 = draw
+deep p2 : d1 d2
+d1   p1 = p2
+d2   p1 = draw
+safe p2 : s1
+s1   p1 = draw
+";
+
+/// After a proven draw the searched move is kept unless a proof shows it
+/// loses; then the move holding the draw is played, reported as a draw.
+#[test]
+fn a_proven_draw_keeps_a_searched_move_only_if_it_does_not_lose() {
+    use quintet::session::proofs::hold_the_draw;
+    use quintet::solve::{self, Budget, ProofTable};
+    let game = Tree::parse(DRAWN).root();
+    let table = ProofTable::new(1);
+    let proof = solve::prove(&game, &Budget::default(), &table);
+    assert_eq!(proof.value, Some(Outcome::Draw));
+    let holding = game.parse_move("draw").unwrap();
+    let stop = AtomicBool::new(false);
+    for (searched, kept) in [
+        ("lose", false),
+        ("deep", false),
+        ("safe", true),
+        ("draw", true),
+    ] {
+        let mv = game.parse_move(searched).unwrap();
+        let mut result = SearchResult {
+            best: mv,
+            report: Report {
+                score: Score::Cp(250),
+                pv: vec![mv],
+                ..Report::empty(10, 1)
+            },
+        };
+        hold_the_draw(&game, &mut result, holding, &table, None, &stop);
+        let expected = if kept { mv } else { holding };
+        assert_eq!(result.best, expected, "{searched}");
+        assert_eq!(result.report.pv, vec![expected], "{searched}");
+        let score = if kept { Score::Cp(250) } else { Score::Cp(0) };
+        assert_eq!(result.report.score, score, "{searched}");
+    }
+}

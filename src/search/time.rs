@@ -82,6 +82,17 @@ impl TimeManager {
         )
     }
 
+    /// The same plan with every limit cut by `share` of itself (time kept
+    /// back for work after the search).
+    pub fn shortened(&self, share: f64) -> Self {
+        let keep = (1.0 - share).clamp(0.0, 1.0);
+        let cut = |d: Option<Duration>| d.map(|d| d.mul_f64(keep).max(Duration::from_millis(1)));
+        TimeManager {
+            soft: cut(self.soft),
+            hard: cut(self.hard),
+        }
+    }
+
     pub fn soft(&self) -> Option<Duration> {
         self.soft
     }

@@ -1,7 +1,9 @@
 //! Proofs during play (the `Proofs` option): before a timed search, the
 //! session gives the proof search (df-pn, `solve::solve`) a share of the move's
 //! time. A proven win is played at once, its distance made exact by a mate
-//! search where one finishes; a proven draw is held; a proven loss is
+//! search where one finishes; a proven draw is searched as usual (an
+//! opponent may still err) but its move is checked, and one that the check
+//! proves to lose gives way to the proof's drawing move; a proven loss is
 //! searched as usual (for the longest resistance the searcher finds) and
 //! reported as one.
 
@@ -39,10 +41,17 @@ const MATE_SHARE: f64 = 0.5;
 /// The deepest the mate search looks (its time share ends it sooner).
 const MATE_PLIES: u32 = 255;
 
+/// After a proven draw, the share of the move's time kept back from the
+/// search to check the move it chose.
+pub const DRAW_CHECK_SHARE: f64 = 1.0 / 8.0;
+
 /// What a proof settled.
 pub enum Proven<G: Game> {
-    /// A win (played at once) or a draw (held): the move and its report.
+    /// A win, played at once: the move and its report.
     Settled(SearchResult<G::Move>),
+    /// A draw: the search chooses the move (an opponent may err), which
+    /// must not lose; `holding` keeps the draw.
+    Draw { holding: G::Move },
     /// A loss: the search chooses the move; the proof's length in plies.
     Lost { plies: u32 },
 }
@@ -85,9 +94,7 @@ pub fn try_prove<G: Game>(
         }
     };
     if value == Outcome::Draw {
-        let mut report = Report::empty(nodes, elapsed_ms(start));
-        report.pv = vec![best];
-        return Some(Proven::Settled(SearchResult { best, report }));
+        return Some(Proven::Draw { holding: best });
     }
     // A proven win: the quickest one, if a mate search finds it in time.
     let plies = proof.plies.unwrap_or(1).max(1);
@@ -110,6 +117,38 @@ pub fn try_prove<G: Game>(
     report.pv = vec![best];
     report.hashfull = Some(table.permille_used());
     Some(Proven::Settled(SearchResult { best, report }))
+}
+
+/// After a proven draw: keeps the searched move unless a proof within
+/// `deadline` shows that it loses (one the search could not see through),
+/// in which case the move `holding` the draw is played, reported as a draw.
+/// A check that runs out of time trusts the search.
+pub fn hold_the_draw<G: Game>(
+    root: &G,
+    result: &mut SearchResult<G::Move>,
+    holding: G::Move,
+    table: &ProofTable,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) {
+    if result.best == holding {
+        return;
+    }
+    let mut child = root.clone();
+    child.play(result.best);
+    let value = match child.outcome() {
+        Some(outcome) => Some(outcome),
+        None => {
+            let budget = Budget::until(deadline, Some(stop));
+            on_big_stack(|| prove(&child, &budget, table, 1)).and_then(|proof| proof.value)
+        }
+    };
+    if value == Some(Outcome::Win(root.side_to_move().other())) {
+        result.best = holding;
+        result.report.score = Score::Cp(0);
+        result.report.pv = vec![holding];
+        result.report.alternatives.clear();
+    }
 }
 
 /// A searched proven loss reported as one: the searcher's own mate score
