@@ -498,16 +498,21 @@ impl<const C: usize> Nadraz<C> {
         true
     }
 
+    /// The directions in which a turn of `colour` may start from the end
+    /// `s`. Not: off the board; onto an edge cell (no plain placement, flip
+    /// or absorbed-egg end there, and an edge stone is never flipped); onto
+    /// a friend, which touches the end `s` itself and so is never an egg to
+    /// absorb.
+    fn open_directions(&self, colour: usize, s: u16) -> u8 {
+        self.inward[s as usize] & !self.friends[colour][s as usize]
+    }
+
     /// Calls `emit(start, final)` for every turn of `colour`; returns false
     /// as soon as `emit` does.
     fn for_each_walk(&self, colour: usize, mut emit: impl FnMut(u16, u16) -> bool) -> bool {
         for i in 0..self.end_count[colour] as usize {
             let s = self.ends[colour][i];
-            // Directions that cannot start a turn: off the board; onto an
-            // edge cell (no plain placement, flip or absorbed-egg end there,
-            // and an edge stone is never flipped); onto a friend, which
-            // touches the end `s` itself and so is never an egg to absorb.
-            let mut open = self.inward[s as usize] & !self.friends[colour][s as usize];
+            let mut open = self.open_directions(colour, s);
             while open != 0 {
                 let d = open.trailing_zeros() as usize;
                 open &= open - 1;
@@ -1300,7 +1305,7 @@ impl<const C: usize> Game for Nadraz<C> {
         let colour = self.colour_of(self.to_move);
         scratch.clear();
         for &s in &self.ends[colour][..self.end_count[colour] as usize] {
-            let mut open = self.inward[s as usize] & !self.friends[colour][s as usize];
+            let mut open = self.open_directions(colour, s);
             while open != 0 {
                 scratch.push((s as u32) << 3 | open.trailing_zeros());
                 open &= open - 1;

@@ -134,15 +134,8 @@ pub fn hold_the_draw<G: Game>(
     if result.best == holding {
         return;
     }
-    let mut child = root.clone();
-    child.play(result.best);
-    let value = match child.outcome() {
-        Some(outcome) => Some(outcome),
-        None => {
-            let budget = Budget::until(deadline, Some(stop));
-            on_big_stack(|| prove(&child, &budget, table, 1)).and_then(|proof| proof.value)
-        }
-    };
+    let budget = Budget::until(deadline, Some(stop));
+    let value = prove_child(root, result.best, &budget, table).and_then(|proof| proof.value);
     if value == Some(Outcome::Win(root.side_to_move().other())) {
         result.best = holding;
         result.report.score = Score::Cp(0);
@@ -169,23 +162,29 @@ fn proven_child<G: Game>(
 ) -> Option<(G::Move, u64)> {
     let mut nodes = 0;
     for mv in legal_moves(root) {
-        let mut child = root.clone();
-        child.play(mv);
-        let proof: Proof<G::Move> = match child.outcome() {
-            Some(outcome) => Proof {
-                value: Some(outcome),
-                best: None,
-                plies: Some(0),
-                nodes: 0,
-            },
-            None => on_big_stack(|| prove(&child, budget, table, 1))?,
-        };
+        let proof = prove_child(root, mv, budget, table)?;
         nodes += proof.nodes;
         if proof.value == Some(value) {
             return Some((mv, nodes));
         }
     }
     None
+}
+
+/// The position after `mv`: its value where the game is over, else its
+/// proof within `budget` (`None` if no solver thread can be had).
+fn prove_child<G: Game>(
+    root: &G,
+    mv: G::Move,
+    budget: &Budget,
+    table: &ProofTable,
+) -> Option<Proof<G::Move>> {
+    let mut child = root.clone();
+    child.play(mv);
+    match child.outcome() {
+        Some(outcome) => Some(Proof::over(outcome)),
+        None => on_big_stack(|| prove(&child, budget, table, 1)),
+    }
 }
 
 /// The generic df-pn over `root` (for every game, Hadron too: its region

@@ -253,13 +253,7 @@ where
     P: Fn(&G, &Budget) -> Proof<G::Move>,
 {
     if let Some(outcome) = game.outcome() {
-        let over = Proof {
-            value: Some(outcome),
-            best: None,
-            plies: Some(0),
-            nodes: 0,
-        };
-        return (over, true);
+        return (Proof::over(outcome), true);
     }
     let mut deadline = Instant::now() + budget.each;
     if let Some(limit) = budget.deadline {

@@ -134,6 +134,16 @@ pub struct Proof<M> {
 }
 
 impl<M> Proof<M> {
+    /// The value of a position where the game is over: nothing to search.
+    pub fn over(outcome: Outcome) -> Self {
+        Proof {
+            value: Some(outcome),
+            best: None,
+            plies: Some(0),
+            nodes: 0,
+        }
+    }
+
     fn unknown(nodes: u64) -> Self {
         Proof {
             value: None,
