@@ -299,15 +299,13 @@ impl<'a, M> Context<'a, M> {
         self.start.elapsed() >= self.next_report
     }
 
-    /// Sends a progress report now.
+    /// Sends a progress report now; the next periodic one is due a second
+    /// after it. (Counting from the due time instead let every early
+    /// report, e.g. each quick alpha-beta iteration, push the next one a
+    /// further second away: Ihex searches went silent for over 2 s.)
     pub fn report(&mut self, report: &Report<M>) {
         (self.progress)(report);
-        let elapsed = self.start.elapsed();
-        self.next_report = elapsed.max(self.next_report) + REPORT_EVERY;
-        // After a long pause (a slow report), keep the rhythm from now.
-        if self.next_report < elapsed {
-            self.next_report = elapsed + REPORT_EVERY;
-        }
+        self.next_report = self.start.elapsed() + REPORT_EVERY;
     }
 
     /// Waits for `stop` (an infinite search answers only then).
@@ -329,4 +327,28 @@ pub fn legal_moves<G: Game>(state: &G) -> Vec<G::Move> {
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_is_due_a_second_after_the_last_one_however_many_came_early() {
+        let stop = AtomicBool::new(false);
+        let mut sent = 0;
+        let mut progress = |_: &Report<u16>| sent += 1;
+        let start = Instant::now() - Duration::from_millis(1500);
+        let mut ctx = Context::new(start, &stop, &mut progress);
+        assert!(ctx.report_due(), "none sent in the first 1.5 s");
+        // Five iterations finishing at once (as alpha-beta's early ones do).
+        for _ in 0..5 {
+            ctx.report(&Report::empty(0, 0));
+        }
+        assert!(!ctx.report_due());
+        let since_start = ctx.elapsed();
+        assert!(ctx.next_report <= since_start + REPORT_EVERY);
+        assert!(ctx.next_report + Duration::from_millis(100) >= since_start + REPORT_EVERY);
+        assert_eq!(sent, 5);
+    }
 }
