@@ -110,7 +110,10 @@ registry! {
         // Measured: c = 0.4 +70 Elo over 0.7 (100 games), 0.2 no better than
         // 0.4; evaluated playout cutoffs far worse (weak evaluation).
         auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.4)),
-        learned: None,
+        // Measured with the embedded Nadraz 10 weights (bench/RESULTS.md):
+        // +131 Elo over none at 100 ms (SPRT H1); the value alone at leaves
+        // (no playouts) lost 3-17 to this mix.
+        learned: Some(Profile::plain("mcts", MctsConfig::tuned().with_exploration(1.0).with_value_weight(0.3))),
     } => build_nadraz;
     GameEntry {
         name: "ihex",

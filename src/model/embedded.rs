@@ -8,6 +8,10 @@ const EMBEDDED: &[(&str, &[u8])] = &[
         "tritium size=5 variant=standard",
         include_bytes!("weights/tritium-5.qw"),
     ),
+    (
+        "nadraz size=10 variant=standard",
+        include_bytes!("weights/nadraz-10.qw"),
+    ),
 ];
 
 /// The embedded weight file of a configuration.
