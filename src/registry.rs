@@ -98,7 +98,8 @@ registry! {
         auto: Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 1000.0)),
         // Measured with the embedded Tritium 5 weights (bench/RESULTS.md):
         // +139 Elo at 2000 nodes but -92 at 100 ms (features at every node
-        // cost more than they know), so auto keeps playing without them.
+        // cost more than they know; again -49 against v0.1 on a quiet
+        // machine), so auto keeps playing without them.
         learned: None,
     } => build_tritium;
     GameEntry {
