@@ -21,6 +21,10 @@
 //!   hexagon is reached twice, and hexagons that cannot beat the best size
 //!   found are dropped. Random games need about 7 hexagons per search.
 //!
+//! Random playouts also keep what each such search found (`Memo`), checked
+//! against the stones when used: a ply changes the board only near its
+//! stone, and a third of the searches are answered from there.
+//!
 //! Memory, per board size and bit width: a mask per bound and value, and
 //! per cell its neighbours, seven full-centre masks and a disk per radius
 //! (about 300 kB at side 10, 20 kB at side 6).
@@ -296,15 +300,48 @@ struct Largest<'a, B> {
     t: &'a Tables<B>,
     /// The cells no formed hexagon holds: the empty cells but the placed one.
     holes: B,
-    /// The mover's stones (with the new one) and the enemy's.
-    own: B,
-    enemy: B,
+    /// Each seat's stones (the placed cell is empty): the hexagons are the
+    /// same whoever places, so the verdicts for both seats come from one
+    /// search.
+    stones: [B; 2],
     /// The placed cell.
     cell: usize,
+    found: Found<B>,
+    /// Whether the branch-and-bound ran (the dear case, worth keeping).
+    searched: bool,
+}
+
+/// The largest hexagons found so far, folded the way the rules use them.
+#[derive(Copy, Clone, Debug)]
+struct Found<B> {
     size: u32,
-    friendly_majority: bool,
-    enemy_majority: bool,
-    capture: B,
+    /// Per placing seat: some largest hexagon has a friendly majority, some
+    /// an enemy one, and the enemy stones of the friendly-majority ones.
+    friendly_majority: [bool; 2],
+    enemy_majority: [bool; 2],
+    capture: [B; 2],
+    /// The cells of the largest hexagons.
+    cells: B,
+}
+
+impl<B: Bits> Found<B> {
+    const NONE: Found<B> = Found {
+        size: 0,
+        friendly_majority: [false; 2],
+        enemy_majority: [false; 2],
+        capture: [B::ZERO; 2],
+        cells: B::ZERO,
+    };
+
+    fn verdict(&self, seat: Seat) -> Placement<B> {
+        let i = seat.index();
+        match (self.enemy_majority[i], self.friendly_majority[i]) {
+            (true, false) => Placement::Illegal,
+            (true, true) => Placement::Quiet,
+            _ if self.capture[i].is_empty() => Placement::Quiet,
+            _ => Placement::Capture(self.capture[i]),
+        }
+    }
 }
 
 impl<B: Bits> Largest<'_, B> {
@@ -312,12 +349,12 @@ impl<B: Bits> Largest<'_, B> {
     /// at least the best so far) that reach `keep` on every side (so hold
     /// the placed cell) and hold no hole.
     fn visit(&mut self, h: Bounds, size: u32, mut keep: Bounds) {
-        if size < self.size {
+        if size < self.found.size {
             return;
         }
         let region = self.t.region(&h);
         // A hexagon inside has at most the filled cells of this one.
-        if (region & !self.holes).count() < self.size {
+        if (region & !self.holes).count() < self.found.size {
             return;
         }
         let outside = region & self.holes;
@@ -369,7 +406,7 @@ impl<B: Bits> Largest<'_, B> {
         }
         let core = core.tightened();
         let size = core.cells() + core.extents() + 6;
-        (size >= self.size).then_some((core.grown(), size))
+        (size >= self.found.size).then_some((core.grown(), size))
     }
 
     /// A hole nearest the placed cell (`outside` is not empty): cuts there
@@ -386,31 +423,28 @@ impl<B: Bits> Largest<'_, B> {
 
     /// Folds in a formed hexagon (its cells).
     fn record(&mut self, cells: B, size: u32) {
-        if size < self.size {
+        let found = &mut self.found;
+        if size < found.size {
             return;
         }
-        if size > self.size {
-            self.size = size;
-            self.friendly_majority = false;
-            self.enemy_majority = false;
-            self.capture = B::ZERO;
+        if size > found.size {
+            *found = Found {
+                size,
+                ..Found::NONE
+            };
         }
-        let enemy = cells & self.enemy;
-        let (mine, theirs) = ((cells & self.own).count(), enemy.count());
-        if mine > theirs {
-            self.friendly_majority = true;
-            self.capture |= enemy;
-        } else if theirs > mine {
-            self.enemy_majority = true;
-        }
-    }
-
-    fn verdict(&self) -> Placement<B> {
-        match (self.enemy_majority, self.friendly_majority) {
-            (true, false) => Placement::Illegal,
-            (true, true) => Placement::Quiet,
-            _ if self.capture.is_empty() => Placement::Quiet,
-            _ => Placement::Capture(self.capture),
+        found.cells |= cells;
+        let held = self.stones.map(|stones| cells & stones);
+        let counts = held.map(|stones| stones.count());
+        for seat in 0..2 {
+            // The placed stone is the placing seat's.
+            let (mine, theirs) = (counts[seat] + 1, counts[1 - seat]);
+            if mine > theirs {
+                found.friendly_majority[seat] = true;
+                found.capture[seat] |= held[1 - seat];
+            } else if theirs > mine {
+                found.enemy_majority[seat] = true;
+            }
         }
     }
 }
@@ -442,6 +476,7 @@ pub struct Ihex<B: Bits> {
     /// The current position occurred for the third time.
     drawn: bool,
     chosen: Chosen,
+    memo: Memo<B>,
 }
 
 /// The positions since the start or the position text, for threefold
@@ -575,6 +610,136 @@ impl Clone for Chosen {
     }
 }
 
+/// What earlier hexagon searches of random playouts found, per cell, with
+/// the stones they saw. A ply changes the board only near its stone, and a
+/// placement that needed the branch-and-bound (over half of those searches
+/// are for cells then found illegal) is often tried again a few plies
+/// later: by the other player (for whom it may capture), or after a pass.
+/// An entry is checked against the stones when it is used, so it is never
+/// wrong, whatever happened in between. Behind a lock so that the position
+/// stays `Sync`; a clone starts without one.
+#[derive(Debug)]
+struct Memo<B: 'static>(Mutex<Option<Box<MemoTable<B>>>>);
+
+impl<B> Memo<B> {
+    fn new() -> Self {
+        Memo(Mutex::new(None))
+    }
+}
+
+impl<B> Clone for Memo<B> {
+    fn clone(&self) -> Self {
+        Memo::new()
+    }
+}
+
+#[derive(Debug)]
+struct MemoTable<B: 'static> {
+    /// The cells with an entry.
+    kept: B,
+    entries: Vec<MemoEntry<B>>,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct MemoEntry<B> {
+    /// The stones when `found` was last known true.
+    stones: [B; 2],
+    found: Found<B>,
+}
+
+/// Past this many new stones since an entry was stored (a playout begun
+/// from another position), the entry is dropped rather than checked
+/// stone by stone.
+const MEMO_NEW_STONES: u32 = 6;
+
+impl<B: Bits> Memo<B> {
+    fn table(&self, cells: usize) -> std::sync::MutexGuard<'_, Option<Box<MemoTable<B>>>> {
+        let mut guard = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        guard.get_or_insert_with(|| Box::new(MemoTable::new(cells)));
+        guard
+    }
+}
+
+impl<B: Bits> MemoTable<B> {
+    fn new(cells: usize) -> Self {
+        MemoTable {
+            kept: B::ZERO,
+            entries: vec![
+                MemoEntry {
+                    stones: [B::ZERO; 2],
+                    found: Found::NONE,
+                };
+                cells
+            ],
+        }
+    }
+
+    /// The largest hexagons a stone on the empty cell `c` forms in `game`,
+    /// from the entry where it still holds, brought up to date.
+    ///
+    /// The entry holds when no stone of its largest hexagons changed and
+    /// each new stone `a` is cut off from `c` by an empty cell: a hexagon
+    /// through `c` and `a` holds their whole box, so no new hexagon through
+    /// `c` formed, and the old ones, intact, stay the largest. One new
+    /// stone that is not cut off is searched for alone: the hexagons
+    /// through both `c` and it, no smaller than the entry's.
+    fn recall(&mut self, game: &Ihex<B>, c: usize) -> Option<Found<B>> {
+        if !self.kept.test(c) {
+            return None;
+        }
+        let entry = &mut self.entries[c];
+        let now = game.stones;
+        if now == entry.stones {
+            return Some(entry.found);
+        }
+        let (before, after) = (entry.stones[0] | entry.stones[1], now[0] | now[1]);
+        let recoloured = (entry.stones[0] & now[1]) | (entry.stones[1] & now[0]);
+        let (added, removed) = (after & !before, before & !after);
+        if !recoloured.is_empty()
+            || !(entry.found.cells & removed).is_empty()
+            || added.count() > MEMO_NEW_STONES
+        {
+            self.kept &= !B::bit(c);
+            return None;
+        }
+        let t = game.t;
+        let holes = game.empty() & !B::bit(c);
+        let mut joined = None;
+        for a in added.ones() {
+            let spanned = Bounds(std::array::from_fn(|i| t.limits[c][i].max(t.limits[a][i])));
+            if (t.region(&spanned) & holes).is_empty() {
+                if joined.is_some() {
+                    self.kept &= !B::bit(c);
+                    return None;
+                }
+                joined = Some(spanned);
+            }
+        }
+        if let Some(keep) = joined {
+            let mut largest = Largest {
+                t,
+                holes,
+                stones: now,
+                cell: c,
+                found: entry.found,
+                searched: true,
+            };
+            largest.visit(t.board_bounds(), t.all.count(), keep);
+            entry.found = largest.found;
+        }
+        entry.stones = now;
+        Some(entry.found)
+    }
+
+    fn keep(&mut self, c: usize, stones: [B; 2], found: Found<B>) {
+        self.entries[c] = MemoEntry { stones, found };
+        self.kept |= B::bit(c);
+    }
+}
+
 impl<B: Bits> PartialEq for Ihex<B> {
     fn eq(&self, other: &Self) -> bool {
         self.t.n == other.t.n
@@ -598,6 +763,7 @@ impl<B: Bits> Ihex<B> {
             history: History::new(0),
             drawn: false,
             chosen: Chosen::new(),
+            memo: Memo::new(),
         };
         game.hash = game.hash_from_scratch();
         game.history = History::new(game.hash);
@@ -622,21 +788,34 @@ impl<B: Bits> Ihex<B> {
 
     /// What placing a stone of `seat` on the empty cell `c` does.
     fn placement(&self, seat: Seat, c: usize) -> Placement<B> {
+        self.placement_and_search(seat, c).0
+    }
+
+    /// What placing a stone of `seat` on the empty cell `c` does, and the
+    /// hexagon search's findings when it had to search.
+    fn placement_and_search(
+        &self,
+        seat: Seat,
+        c: usize,
+    ) -> (Placement<B>, Option<Largest<'static, B>>) {
         let t = self.t;
         let own = self.stones[seat.index()];
         let enemy = self.stones[seat.other().index()];
         let friends = (t.neighbours[c] & own).count();
         let foes = (t.neighbours[c] & enemy).count();
-        match self.largest_formed(seat, c, friends + foes) {
-            Some(largest) => largest.verdict(),
-            None if foes >= friends => Placement::Quiet,
-            None => Placement::Illegal,
+        match self.largest_formed(c, friends + foes) {
+            Some(largest) => (
+                largest.found.verdict(seat),
+                Some(largest).filter(|l| l.searched),
+            ),
+            None if foes >= friends => (Placement::Quiet, None),
+            None => (Placement::Illegal, None),
         }
     }
 
-    /// The largest hexagons a stone of `seat` on `c` (with `neighbours`
-    /// filled neighbours) forms, or None when it forms none.
-    fn largest_formed(&self, seat: Seat, c: usize, neighbours: u32) -> Option<Largest<'static, B>> {
+    /// The largest hexagons a stone on `c` (with `neighbours` filled
+    /// neighbours) forms, or None when it forms none.
+    fn largest_formed(&self, c: usize, neighbours: u32) -> Option<Largest<'static, B>> {
         // A formed hexagon is a formed core grown by one ring, and the core
         // holds a cell next to c: so it holds a formed 7-cell hexagon (one
         // core cell grown), which needs 3 filled neighbours of c, and if
@@ -653,15 +832,13 @@ impl<B: Bits> Ihex<B> {
         let mut largest = Largest {
             t,
             holes,
-            own: self.stones[seat.index()] | B::bit(c),
-            enemy: self.stones[seat.other().index()],
+            stones: self.stones,
             cell: c,
-            size: 0,
-            friendly_majority: false,
-            enemy_majority: false,
-            capture: B::ZERO,
+            found: Found::NONE,
+            searched: false,
         };
         if t.tens[c].iter().any(|h| formed(&h)) {
+            largest.searched = true;
             largest.visit(t.board_bounds(), t.all.count(), Bounds(t.limits[c]));
         } else {
             for &hexagon in t.sevens[c].iter().filter(formed) {
@@ -746,11 +923,22 @@ impl<B: Bits> Ihex<B> {
             return None;
         }
         let me = self.to_move;
+        let mut guard = self.memo.table(self.t.limits.len());
+        let memo = guard.as_mut().expect("Memo::table fills the table");
         let mut untried = self.empty();
         let mut left = untried.count();
         while left > 0 {
             let c = untried.select(random_below(rng, left as usize) as u32);
-            let effect = self.placement(me, c);
+            let effect = match memo.recall(self, c) {
+                Some(found) => found.verdict(me),
+                None => {
+                    let (effect, search) = self.placement_and_search(me, c);
+                    if let Some(largest) = search {
+                        memo.keep(c, self.stones, largest.found);
+                    }
+                    effect
+                }
+            };
             if effect != Placement::Illegal {
                 return Some((c as u16, effect));
             }
@@ -1275,8 +1463,7 @@ mod tests {
     fn largest_size(game: &Ihex<u128>, cell: &str) -> u32 {
         let c = game.t.grid.parse_cell(cell).unwrap() as usize;
         let filled = (game.t.neighbours[c] & game.filled()).count();
-        game.largest_formed(game.to_move, c, filled)
-            .map_or(0, |l| l.size)
+        game.largest_formed(c, filled).map_or(0, |l| l.found.size)
     }
 
     fn stones_on(game: &Ihex<u128>, seat: Seat) -> Vec<String> {
@@ -1431,6 +1618,53 @@ mod tests {
                     assert!(answers.iter().any(|a| *a != Placement::Illegal));
                 }
             }
+        }
+    }
+
+    /// Through whole random games (captures, passes, turns that go on),
+    /// every cell the memo answers for gets the answer a fresh search
+    /// gives, for both seats; a memo entry is checked at every ply.
+    #[test]
+    fn memo_answers_agree_with_fresh_searches() {
+        let mut rng = GameRng::seed_from_u64(11);
+        let mut scratch = Vec::new();
+        for n in 4..=6 {
+            let (mut answered, mut joined_searches) = (0, 0);
+            for _ in 0..40 {
+                let mut game = Ihex::<u128>::new(n);
+                let mut memo = MemoTable::<u128>::new(game.t.limits.len());
+                while let Some(mv) = game.random_move(&mut rng, &mut scratch) {
+                    for c in game.empty().ones() {
+                        let fresh = [Seat::P1, Seat::P2].map(|seat| game.placement(seat, c));
+                        let before = memo.entries[c].found.size;
+                        match memo.recall(&game, c) {
+                            Some(found) => {
+                                let recalled = [Seat::P1, Seat::P2].map(|seat| found.verdict(seat));
+                                assert_eq!(
+                                    recalled,
+                                    fresh,
+                                    "side {n} cell {c} {}",
+                                    game.position_text()
+                                );
+                                answered += 1;
+                                joined_searches += (found.size > before) as u32;
+                            }
+                            None => {
+                                if let (_, Some(largest)) = game.placement_and_search(Seat::P1, c) {
+                                    memo.keep(c, game.stones, largest.found);
+                                }
+                            }
+                        }
+                    }
+                    game.play(mv);
+                }
+            }
+            // The memo was really used, including hexagons grown through
+            // a new stone.
+            assert!(
+                answered > 1000 && joined_searches > 10,
+                "side {n}: {answered} answers, {joined_searches} grown"
+            );
         }
     }
 
