@@ -266,3 +266,33 @@ fn a_proven_loss_is_a_negative_mate() {
     }
     assert!(found >= 2, "{found} lost positions");
 }
+
+/// On a clock the proof takes its share of the move first (a quarter near
+/// the end); the search after it must still search. It used to judge its
+/// rate of iterations over the proof's time too, find none, and stop at
+/// once: one node, a move at random.
+#[test]
+fn a_search_on_a_clock_still_searches_after_the_proofs_share() {
+    let mut engine = Engine::new(&config("hadron", 7, ""));
+    engine.send("position startpos moves b6 e1 g5 c2 a5 g7 d4 g1");
+    engine.send("go wtime 4000 btime 4000");
+    let mut nodes = 0u64;
+    loop {
+        let line = engine
+            .lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a reply");
+        if let Some(at) = line.find(" nodes ") {
+            nodes = line[at + 7..]
+                .split_whitespace()
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+        }
+        if line.starts_with("bestmove ") {
+            break;
+        }
+    }
+    // About 40 k on a quiet machine in its ~150 ms after the proof.
+    assert!(nodes >= 500, "{nodes} nodes");
+}

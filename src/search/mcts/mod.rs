@@ -387,6 +387,9 @@ fn lead<G: Game>(
     let mut check_every = 1u32;
     let mut since_check = 0u32;
     let mut last_check = Duration::ZERO;
+    // The plan's clock may have run before this search began (an in-play
+    // proof takes its share first): the rate of iterations counts from here.
+    let began = ctx.elapsed();
     loop {
         if !worker.iterate(shared, root) {
             break;
@@ -417,7 +420,10 @@ fn lead<G: Game>(
             if shared.nodes()[0].proof() != Proof::Unknown {
                 break;
             }
-            if limits.is_timed() && decided(shared, time, elapsed) {
+            let done = shared.iterations.load(RELAXED) + worker.unpublished() as u64;
+            if limits.is_timed()
+                && decided(shared, time, elapsed, elapsed.saturating_sub(began), done)
+            {
                 break;
             }
         }
@@ -538,12 +544,20 @@ fn line_from<G: Game>(nodes: &[tree::Node], root: &G, child: usize) -> Vec<G::Mo
 
 /// Whether the most visited root move can no longer be overtaken in the
 /// time left, at the current rate of iterations (on a clock only: a fixed
-/// move time is spent whole).
-fn decided<G: Game>(shared: &Shared<G>, time: &TimeManager, elapsed: Duration) -> bool {
+/// move time is spent whole). `elapsed` counts from the plan's start,
+/// `searched` from this search's, which made `done` iterations.
+fn decided<G: Game>(
+    shared: &Shared<G>,
+    time: &TimeManager,
+    elapsed: Duration,
+    searched: Duration,
+    done: u64,
+) -> bool {
     let Some(soft) = time.soft() else {
         return false;
     };
-    if elapsed < soft / 10 {
+    // Judge the rate only over a tenth of the move's time of searching.
+    if searched < soft / 10 || done == 0 {
         return false;
     }
     let nodes = shared.nodes();
@@ -558,8 +572,7 @@ fn decided<G: Game>(shared: &Shared<G>, time: &TimeManager, elapsed: Duration) -
             second = v;
         }
     }
-    let done = shared.iterations.load(RELAXED) as f64;
-    let rate = done / elapsed.as_secs_f64().max(1e-6);
+    let rate = done as f64 / searched.as_secs_f64().max(1e-6);
     let remaining = rate * soft.saturating_sub(elapsed).as_secs_f64();
     (first - second) as f64 > remaining
 }

@@ -81,6 +81,11 @@ impl<G: Game> Worker<G> {
     }
 
     /// Adds this worker's counts to the shared ones.
+    /// Iterations done and not yet added to the shared count.
+    pub(super) fn unpublished(&self) -> u32 {
+        self.unpublished
+    }
+
     pub(super) fn publish(&mut self, shared: &Shared<G>) {
         if shared.node_limit.is_none() {
             shared
