@@ -80,12 +80,12 @@ impl<G: Game> Worker<G> {
         self.max_depth
     }
 
-    /// Adds this worker's counts to the shared ones.
     /// Iterations done and not yet added to the shared count.
     pub(super) fn unpublished(&self) -> u32 {
         self.unpublished
     }
 
+    /// Adds this worker's counts to the shared ones.
     pub(super) fn publish(&mut self, shared: &Shared<G>) {
         if shared.node_limit.is_none() {
             shared
