@@ -47,23 +47,46 @@ impl Engine {
     /// reported and the move played.
     fn play(&mut self, moves: &[String], ms: u64) -> (String, String) {
         self.send(&format!("position startpos moves {}", moves.join(" ")));
-        self.send(&format!("go movetime {ms}"));
-        let mut score = String::new();
+        let (lines, mv) = self.go(&format!("go movetime {ms}"));
+        let score = last_field(&lines, "score", 2);
+        (score, mv)
+    }
+
+    /// Sends a `go` command: the lines before `bestmove` (none an error)
+    /// and the move.
+    fn go(&mut self, command: &str) -> (Vec<String>, String) {
+        self.send(command);
+        let mut lines = Vec::new();
         loop {
             let line = self
                 .lines
                 .recv_timeout(Duration::from_secs(30))
                 .expect("a reply");
             assert!(!line.contains("error"), "{line}");
-            if let Some(at) = line.find(" score ") {
-                let words: Vec<&str> = line[at..].split_whitespace().collect();
-                score = format!("{} {}", words[1], words[2]);
-            }
             if let Some(mv) = line.strip_prefix("bestmove ") {
-                return (score, mv.to_string());
+                return (lines, mv.to_string());
             }
+            lines.push(line);
         }
     }
+}
+
+/// The last value the `info` lines gave `field` (its next `words` words),
+/// or an empty string.
+fn last_field(lines: &[String], field: &str, words: usize) -> String {
+    let marker = format!(" {field} ");
+    lines
+        .iter()
+        .rev()
+        .find_map(|line| {
+            let at = line.find(&marker)?;
+            let value: Vec<&str> = line[at + marker.len()..]
+                .split_whitespace()
+                .take(words)
+                .collect();
+            Some(value.join(" "))
+        })
+        .unwrap_or_default()
 }
 
 /// Whether the side to move wins and in how many plies under perfect
@@ -275,24 +298,8 @@ fn a_proven_loss_is_a_negative_mate() {
 fn a_search_on_a_clock_still_searches_after_the_proofs_share() {
     let mut engine = Engine::new(&config("hadron", 7, ""));
     engine.send("position startpos moves b6 e1 g5 c2 a5 g7 d4 g1");
-    engine.send("go wtime 4000 btime 4000");
-    let mut nodes = 0u64;
-    loop {
-        let line = engine
-            .lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("a reply");
-        if let Some(at) = line.find(" nodes ") {
-            nodes = line[at + 7..]
-                .split_whitespace()
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
-        }
-        if line.starts_with("bestmove ") {
-            break;
-        }
-    }
+    let (lines, _) = engine.go("go wtime 4000 btime 4000");
+    let nodes: u64 = last_field(&lines, "nodes", 1).parse().unwrap_or(0);
     // About 40 k on a quiet machine in its ~150 ms after the proof.
     assert!(nodes >= 500, "{nodes} nodes");
 }

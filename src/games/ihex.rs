@@ -344,7 +344,26 @@ impl<B: Bits> Found<B> {
     }
 }
 
-impl<B: Bits> Largest<'_, B> {
+impl<'a, B: Bits> Largest<'a, B> {
+    /// A search for the largest hexagons through `cell`, starting from
+    /// those already `found`.
+    fn new(t: &'a Tables<B>, holes: B, stones: [B; 2], cell: usize, found: Found<B>) -> Self {
+        Largest {
+            t,
+            holes,
+            stones,
+            cell,
+            found,
+            searched: false,
+        }
+    }
+
+    /// Runs the branch-and-bound over the hexagons that hold `keep`.
+    fn search(&mut self, keep: Bounds) {
+        self.searched = true;
+        self.visit(self.t.board_bounds(), self.t.all.count(), keep);
+    }
+
     /// Explores the hexagons inside the hexagon `h` (of `size` cells,
     /// at least the best so far) that reach `keep` on every side (so hold
     /// the placed cell) and hold no hole.
@@ -719,15 +738,8 @@ impl<B: Bits> MemoTable<B> {
             }
         }
         if let Some(keep) = joined {
-            let mut largest = Largest {
-                t,
-                holes,
-                stones: now,
-                cell: c,
-                found: entry.found,
-                searched: true,
-            };
-            largest.visit(t.board_bounds(), t.all.count(), keep);
+            let mut largest = Largest::new(t, holes, now, c, entry.found);
+            largest.search(keep);
             entry.found = largest.found;
         }
         entry.stones = now;
@@ -829,17 +841,9 @@ impl<B: Bits> Ihex<B> {
         if !t.sevens[c].iter().any(|h| formed(&h)) {
             return None;
         }
-        let mut largest = Largest {
-            t,
-            holes,
-            stones: self.stones,
-            cell: c,
-            found: Found::NONE,
-            searched: false,
-        };
+        let mut largest = Largest::new(t, holes, self.stones, c, Found::NONE);
         if t.tens[c].iter().any(|h| formed(&h)) {
-            largest.searched = true;
-            largest.visit(t.board_bounds(), t.all.count(), Bounds(t.limits[c]));
+            largest.search(Bounds(t.limits[c]));
         } else {
             for &hexagon in t.sevens[c].iter().filter(formed) {
                 largest.record(hexagon, 7);
