@@ -86,6 +86,9 @@ registry! {
         // +191 over MCTS. In-play proofs measured weaker (against v0.1,
         // 400 games each: -12 with them, +6 without).
         auto: Profile::plain("alphabeta", MctsConfig::tuned()).without_proofs(),
+        // A learned value as alpha-beta's evaluation (session 9, 4000
+        // self-play games): level at equal depth (19-162-19 at depth 6),
+        // -14 at 100 ms for its features' cost; so no weights.
         learned: None,
     } => build_atoms;
     GameEntry {
@@ -97,9 +100,11 @@ registry! {
         // Measured: evaluated playouts cut at 20 plies beat playing to the end.
         auto: Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 1000.0)),
         // Measured with the embedded Tritium 5 weights (bench/RESULTS.md):
-        // +139 Elo at 2000 nodes but -92 at 100 ms (features at every node
-        // cost more than they know; again -49 against v0.1 on a quiet
-        // machine), so auto keeps playing without them.
+        // priors +139 Elo at 2000 nodes but -92 at 100 ms (features at every
+        // node cost more than they know; again -49 against v0.1 on a quiet
+        // machine); the value scoring cut playouts instead of the
+        // evaluation: level at equal playouts, -21 at 100 ms. So auto keeps
+        // playing without them.
         learned: None,
     } => build_tritium;
     GameEntry {

@@ -279,22 +279,48 @@ pub const OPTIONS: &[OptionSpec] = &[
                 Some(v.int()).filter(|&w| w >= 0).map(|w| w as f32 / 100.0)
         },
     },
+    switch(
+        "Priors",
+        "MCTS selects by PUCT over the learned priors; off: UCT without them (auto: as the game's profile says)",
+        |o, v| o.search.tuning.priors = on_off(v.text()),
+    ),
+    switch(
+        "CutoffValue",
+        "MCTS scores cut-off playouts by the learned value instead of the game's evaluation (auto: as the game's profile says)",
+        |o, v| o.search.tuning.value_at_cutoff = on_off(v.text()),
+    ),
+    switch(
+        "LearnedEval",
+        "alpha-beta scores leaves by the learned value (auto: as the game's profile says)",
+        |o, v| o.search.tuning.learned_eval = on_off(v.text()),
+    ),
+];
+
+/// An auto/on/off combo over a setting of the game's profile.
+const fn switch(
+    name: &'static str,
+    help: &'static str,
+    apply: fn(&mut Options, &Value),
+) -> OptionSpec {
     OptionSpec {
-        name: "LearnedEval",
+        name,
         kind: Kind::Combo {
             default: "auto",
             values: || vec!["auto", "on", "off"],
         },
-        help: "alpha-beta scores leaves by the learned value (auto: as the game's profile says)",
-        apply: |o, v| {
-            o.search.tuning.learned_eval = match v.text() {
-                "on" => Some(true),
-                "off" => Some(false),
-                _ => None,
-            }
-        },
-    },
-];
+        help,
+        apply,
+    }
+}
+
+/// An auto/on/off combo's value: `None` for auto (the game's own).
+fn on_off(text: &str) -> Option<bool> {
+    match text {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    }
+}
 
 /// The spec of an option, by name: case-insensitive, spaces ignored
 /// (`Move Overhead` is `MoveOverhead`).

@@ -63,6 +63,10 @@ pub struct Tuning {
     pub eval_scale: Option<f32>,
     /// MCTS: the weight of the learned value at leaves (0: playouts only).
     pub value_weight: Option<f32>,
+    /// MCTS: PUCT over the learned priors (false: UCT without them).
+    pub priors: Option<bool>,
+    /// MCTS: cut playouts scored by the learned value.
+    pub value_at_cutoff: Option<bool>,
     /// Alpha-beta: score leaves by the learned value (where there is one).
     pub learned_eval: Option<bool>,
 }

@@ -8,7 +8,8 @@
 //!   so threads spread out; each thread keeps its own counts and publishes
 //!   them in batches.
 //! - UCT, or PUCT with an evaluator's priors; leaves scored by playouts
-//!   (optionally cut off and evaluated), by the evaluator's value, or both.
+//!   (optionally cut off and evaluated by the game or by the evaluator's
+//!   value), by the evaluator's value, or both.
 //! - MCTS-Solver: proven results propagate up (`score mate N`).
 //! - Tree reuse: when the new position extends the last searched path, its
 //!   subtree becomes the tree (in place).
@@ -57,6 +58,13 @@ pub struct MctsConfig {
     pub value_weight: f32,
     /// PUCT: an unvisited child counts its parent's mean less this.
     pub first_play_reduction: f32,
+    /// With an evaluator: select by PUCT over its priors (false: UCT, and
+    /// the priors are never computed, which saves their features at every
+    /// expansion).
+    pub priors: bool,
+    /// With an evaluator: cut playouts are scored by its value instead of
+    /// the game's evaluation (one position's features per playout).
+    pub value_at_cutoff: bool,
 }
 
 impl MctsConfig {
@@ -70,6 +78,8 @@ impl MctsConfig {
             eval_scale: 100.0,
             value_weight: 1.0,
             first_play_reduction: 0.2,
+            priors: true,
+            value_at_cutoff: false,
         }
     }
 
@@ -91,6 +101,14 @@ impl MctsConfig {
         self
     }
 
+    /// With an evaluator: UCT without its priors, cut playouts scored by
+    /// its value.
+    pub const fn with_value_at_cutoff(mut self) -> Self {
+        self.priors = false;
+        self.value_at_cutoff = true;
+        self
+    }
+
     /// The configuration with hand-set values over it.
     pub fn tuned_by(&self, tuning: &Tuning) -> Self {
         let mut config = self.clone();
@@ -108,6 +126,12 @@ impl MctsConfig {
         }
         if let Some(weight) = tuning.value_weight {
             config.value_weight = weight.clamp(0.0, 1.0);
+        }
+        if let Some(priors) = tuning.priors {
+            config.priors = priors;
+        }
+        if let Some(value) = tuning.value_at_cutoff {
+            config.value_at_cutoff = value;
         }
         config
     }
@@ -165,6 +189,12 @@ impl<G: Game> Shared<'_, G> {
     #[inline]
     fn nodes(&self) -> &[tree::Node] {
         self.tree.nodes()
+    }
+
+    /// The evaluator whose priors order and select children, if any.
+    #[inline]
+    fn priors(&self) -> Option<&dyn Evaluator<G>> {
+        self.evaluator.filter(|_| self.config.priors)
     }
 
     /// Visits a leaf needs before it expands: the configured number,

@@ -135,7 +135,7 @@ impl<G: Game> Worker<G> {
         }
         let nodes = shared.nodes();
         let config = shared.config;
-        let puct = shared.evaluator.is_some();
+        let puct = shared.priors().is_some();
         let mut state = root.clone();
         self.path.clear();
         let mut node = 0usize;
@@ -224,7 +224,7 @@ impl<G: Game> Worker<G> {
     }
 
     /// Plays moves from a leaf to the end (or to the cutoff, then scores
-    /// the position with the game's evaluation).
+    /// the position with the game's evaluation or the learned value).
     fn playout(&mut self, shared: &Shared<G>, node: usize, state: &mut G) -> Reward {
         let Some(first) = self.playout_move(state) else {
             let outcome = state.outcome().expect("no legal moves means game over");
@@ -245,8 +245,13 @@ impl<G: Game> Worker<G> {
         if next.is_none() {
             return Reward::Exact(state.outcome().expect("no legal moves means game over"));
         }
-        let eval = state.evaluate() as f32 / shared.config.eval_scale;
-        let p = 1.0 / (1.0 + (-eval).exp());
+        let p = match shared.evaluator.filter(|_| shared.config.value_at_cutoff) {
+            Some(evaluator) => evaluator.value(state),
+            None => {
+                let eval = state.evaluate() as f32 / shared.config.eval_scale;
+                1.0 / (1.0 + (-eval).exp())
+            }
+        };
         Reward::Estimate(if state.side_to_move() == Seat::P1 {
             p
         } else {
@@ -272,7 +277,7 @@ impl<G: Game> Worker<G> {
             return false;
         };
         let count = self.moves.len();
-        match shared.evaluator {
+        match shared.priors() {
             Some(evaluator) => self.order_by_priors(evaluator, state),
             None => {
                 let widen = shared

@@ -1,0 +1,119 @@
+//! What MCTS takes from an evaluator, switch by switch: PUCT priors (or
+//! none at all), and cut-off playouts scored by the learned value instead
+//! of the game's evaluation.
+
+use quintet::games::hadron::Hadron;
+use quintet::games::{Game, Seat};
+use quintet::search::mcts::MctsConfig;
+use quintet::search::searcher::{Evaluator, GamePath, build};
+use quintet::search::{Context, Limits, Report, Root, Score, SearchSettings, Setup};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// An evaluator that says one seat always wins, and counts its calls.
+struct Oracle {
+    winner: Seat,
+    priors: AtomicU64,
+    values: AtomicU64,
+}
+
+impl Oracle {
+    fn new(winner: Seat) -> Arc<Oracle> {
+        Arc::new(Oracle {
+            winner,
+            priors: AtomicU64::new(0),
+            values: AtomicU64::new(0),
+        })
+    }
+
+    fn calls(&self) -> (u64, u64) {
+        (
+            self.priors.load(Ordering::Relaxed),
+            self.values.load(Ordering::Relaxed),
+        )
+    }
+}
+
+impl<G: Game> Evaluator<G> for Oracle {
+    fn priors(&self, _: &G, moves: &[G::Move], out: &mut Vec<f32>) {
+        self.priors.fetch_add(1, Ordering::Relaxed);
+        out.clear();
+        out.extend(moves.iter().map(|_| 1.0 / moves.len() as f32));
+    }
+
+    fn value(&self, state: &G) -> f32 {
+        self.values.fetch_add(1, Ordering::Relaxed);
+        if state.side_to_move() == self.winner {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The root score (for the side to move, P1) of a 2,000-node search of
+/// Hadron 5 from the start with playouts cut after two plies.
+fn root_score(config: MctsConfig, oracle: &Arc<Oracle>) -> i32 {
+    let setup = Setup::<Hadron<u64>> {
+        mcts: config.with_cutoff(2, 100.0).with_value_weight(0.0),
+        evaluator: Some(oracle.clone() as Arc<dyn Evaluator<Hadron<u64>>>),
+        ..Setup::default()
+    };
+    let mut searcher = build("mcts", &setup).unwrap();
+    assert_eq!(searcher.allocate(4), None);
+    let stop = AtomicBool::new(false);
+    let mut ignore = |_: &Report<u16>| {};
+    let mut ctx = Context::new(Instant::now(), &stop, &mut ignore);
+    let start = Hadron::<u64>::new(5);
+    let path = GamePath::default();
+    let root = Root {
+        position: &start,
+        path: &path,
+    };
+    let settings = SearchSettings {
+        seed: 3,
+        move_overhead_ms: 0,
+        ..SearchSettings::default()
+    };
+    let result = searcher.search(&root, &settings, &Limits::nodes(2000), &mut ctx);
+    match result.report.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(m) => panic!("Hadron 5's start is not proven in 2000 nodes (mate {m})"),
+    }
+}
+
+#[test]
+fn cut_playouts_take_the_learned_value_only_when_asked() {
+    // With the value at the cutoff, the oracle decides the root's score.
+    let config = MctsConfig::tuned().with_value_at_cutoff();
+    let (p1_wins, p2_wins) = (Oracle::new(Seat::P1), Oracle::new(Seat::P2));
+    let (for_p1, for_p2) = (
+        root_score(config.clone(), &p1_wins),
+        root_score(config, &p2_wins),
+    );
+    assert!(for_p1 > 300 && for_p2 < -300, "{for_p1} {for_p2}");
+    // Never its priors: UCT, and no features spent on them.
+    let (priors, values) = p1_wins.calls();
+    assert_eq!(priors, 0);
+    assert!(
+        (1000..=2000).contains(&values),
+        "{values} values for 2000 playouts"
+    );
+
+    // Without it the game's evaluation scores them: the oracle is asked
+    // for priors only, and its verdict does not reach the score.
+    let config = MctsConfig::tuned();
+    let (p1_wins, p2_wins) = (Oracle::new(Seat::P1), Oracle::new(Seat::P2));
+    let (for_p1, for_p2) = (
+        root_score(config.clone(), &p1_wins),
+        root_score(config, &p2_wins),
+    );
+    assert!(
+        for_p1.abs() < 300 && for_p2.abs() < 300,
+        "{for_p1} {for_p2}"
+    );
+    let (priors, values) = p1_wins.calls();
+    assert!(priors > 0);
+    assert_eq!(values, 0);
+}
