@@ -86,7 +86,11 @@ fn root_score(config: MctsConfig, oracle: &Arc<Oracle>) -> i32 {
 #[test]
 fn cut_playouts_take_the_learned_value_only_when_asked() {
     // With the value at the cutoff, the oracle decides the root's score.
-    let config = MctsConfig::tuned().with_value_at_cutoff();
+    let config = MctsConfig {
+        priors: false,
+        value_at_cutoff: true,
+        ..MctsConfig::tuned()
+    };
     let (p1_wins, p2_wins) = (Oracle::new(Seat::P1), Oracle::new(Seat::P2));
     let (for_p1, for_p2) = (
         root_score(config.clone(), &p1_wins),

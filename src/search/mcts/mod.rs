@@ -101,14 +101,6 @@ impl MctsConfig {
         self
     }
 
-    /// With an evaluator: UCT without its priors, cut playouts scored by
-    /// its value.
-    pub const fn with_value_at_cutoff(mut self) -> Self {
-        self.priors = false;
-        self.value_at_cutoff = true;
-        self
-    }
-
     /// The configuration with hand-set values over it.
     pub fn tuned_by(&self, tuning: &Tuning) -> Self {
         let mut config = self.clone();
@@ -195,6 +187,12 @@ impl<G: Game> Shared<'_, G> {
     #[inline]
     fn priors(&self) -> Option<&dyn Evaluator<G>> {
         self.evaluator.filter(|_| self.config.priors)
+    }
+
+    /// The evaluator whose value scores cut-off playouts, if any.
+    #[inline]
+    fn cutoff_value(&self) -> Option<&dyn Evaluator<G>> {
+        self.evaluator.filter(|_| self.config.value_at_cutoff)
     }
 
     /// Visits a leaf needs before it expands: the configured number,

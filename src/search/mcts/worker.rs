@@ -245,7 +245,7 @@ impl<G: Game> Worker<G> {
         if next.is_none() {
             return Reward::Exact(state.outcome().expect("no legal moves means game over"));
         }
-        let p = match shared.evaluator.filter(|_| shared.config.value_at_cutoff) {
+        let p = match shared.cutoff_value() {
             Some(evaluator) => evaluator.value(state),
             None => {
                 let eval = state.evaluate() as f32 / shared.config.eval_scale;
