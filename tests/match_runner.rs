@@ -1340,6 +1340,52 @@ fn shards_merged_give_the_same_games_and_numbers_as_one_run() {
 }
 
 #[test]
+fn separate_runs_of_one_match_add_up_and_a_run_given_twice_is_refused() {
+    let dir = scratch("runs");
+    let openings = openings_file(&dir, "moves c3\nmoves b2 d4\n");
+    let base = deterministic_match(&openings, "4");
+    let first = dir.join("first.txt");
+    let out = run_with(&base, &["--record", first.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wdl = |summary: &str| -> Vec<u32> {
+        let line = lines_starting(summary, &["m vs u: W-D-L"]).remove(0);
+        let counts = line
+            .split_whitespace()
+            .nth(4)
+            .unwrap()
+            .trim_end_matches(',')
+            .to_string();
+        counts.split('-').map(|n| n.parse().unwrap()).collect()
+    };
+    let single = wdl(&text(&out.stdout));
+    // A second run with the same settings (the same match played again
+    // later). These node-limited games would repeat exactly, so the copy
+    // gets other clock times: a record with every game the same as
+    // another's is taken for that record given twice.
+    let second = dir.join("second.txt");
+    let rerun = std::fs::read_to_string(&first)
+        .unwrap()
+        .replace(" p1_ms=", " p1_ms=1");
+    std::fs::write(&second, rerun).unwrap();
+    let merged = run_quintet(&["ratings", first.to_str().unwrap(), second.to_str().unwrap()]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let summary = text(&merged.stdout);
+    assert!(summary.contains("2 record files of 2 matches"), "{summary}");
+    assert!(
+        summary.contains("Games: 8 finished (4 complete pairs)"),
+        "{summary}"
+    );
+    assert_eq!(
+        wdl(&summary),
+        single.iter().map(|n| 2 * n).collect::<Vec<_>>()
+    );
+    // The same run given twice is refused, not counted twice.
+    let twice = run_quintet(&["ratings", first.to_str().unwrap(), first.to_str().unwrap()]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(text(&twice.stderr).contains("(the same shard or run twice?)"));
+}
+
+#[test]
 fn score_adjudication_ends_games_when_both_engines_agree() {
     let dir = scratch("adjudication");
     let scored = |name: &str, score: i32| {

@@ -233,15 +233,37 @@ fn add_games(
     Ok(())
 }
 
+/// Refuses a whole run whose games are all those of one already read
+/// (the same file twice, or a copy). Two runs of the same settings may
+/// share single games (node limits, short forced games) and still count.
+fn same_run_twice(record: &RecordFile, runs: &mut HashMap<u64, String>) -> Result<(), String> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for line in &record.games {
+        line.fields.0.hash(&mut hasher);
+    }
+    let shown = record.path.display().to_string();
+    match runs.insert(hasher.finish(), shown.clone()) {
+        Some(first) if !record.games.is_empty() => Err(format!(
+            "{shown}: the same games as {first} (the same shard or run twice?)"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Merges record files: shards of one match (same settings but `shard`)
-/// join into that match, records of other matches add their games; a
-/// game recorded twice is an error.
+/// join into that match; whole runs (no shards), even of the same
+/// settings, and records of other matches add their games as matches of
+/// their own. A game recorded twice is an error.
 pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
-    let mut identities: Vec<Fields> = Vec::new();
+    // Per match: its settings but the shard, and whether shards join it.
+    let mut identities: Vec<(Fields, bool)> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut specs: Vec<EngineSpec> = Vec::new();
     let mut games: Vec<Finished> = Vec::new();
     let mut seen: HashMap<(usize, u64), String> = HashMap::new();
+    // Whole runs by their games: a record file given twice, or a copy.
+    let mut runs: HashMap<u64, String> = HashMap::new();
     let mut headline = None;
     let mut sprts: Vec<String> = Vec::new();
     let mut expected = None;
@@ -256,7 +278,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
                     "{shown}: no games and no settings: not a quintet match record"
                 ));
             }
-            identities.push(Fields(vec![("file".into(), shown.clone())]));
+            same_run_twice(&record, &mut runs)?;
+            identities.push((Fields(vec![("file".into(), shown.clone())]), false));
             headline.get_or_insert_with(|| record.headline.clone().unwrap_or_default());
             sprts.push("-".into());
             for line in &record.games {
@@ -286,10 +309,15 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
                 .cloned()
                 .collect(),
         );
-        let match_id = match identities.iter().position(|i| *i == identity) {
+        let sharded = settings.get("shard").is_some_and(|shard| shard != "1/1");
+        let joins = |(i, s): &(Fields, bool)| sharded && *s && *i == identity;
+        if !sharded {
+            same_run_twice(&record, &mut runs)?;
+        }
+        let match_id = match identities.iter().position(joins) {
             Some(id) => id,
             None => {
-                identities.push(identity);
+                identities.push((identity, sharded));
                 identities.len() - 1
             }
         };
