@@ -52,6 +52,8 @@ impl GameArgs {
 /// A parsed command line: the engine's options and what to do.
 pub struct Invocation {
     pub options: Options,
+    /// The options given as flags, by name.
+    pub given: Vec<&'static str>,
     pub command: Command,
 }
 
@@ -85,16 +87,19 @@ fn option_flags() -> Vec<Arg> {
 pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Invocation> {
     let matches = Cli::command().args(option_flags()).get_matches_from(args);
     let cli = Cli::from_arg_matches(&matches).map_err(|e| anyhow!(e))?;
-    let options = options_from(&matches)?;
+    let (options, given) = options_from(&matches)?;
     Ok(Invocation {
         options,
+        given,
         command: cli.command.unwrap_or(Command::Ugi),
     })
 }
 
-/// The options given as flags (at any level), over the defaults.
-fn options_from(matches: &ArgMatches) -> Result<Options> {
+/// The options given as flags (at any level), over the defaults, and
+/// their names.
+fn options_from(matches: &ArgMatches) -> Result<(Options, Vec<&'static str>)> {
     let mut options = Options::default();
+    let mut given = Vec::new();
     let mut level = Some(matches);
     while let Some(m) = level {
         for spec in OPTIONS {
@@ -102,11 +107,34 @@ fn options_from(matches: &ArgMatches) -> Result<Options> {
                 && let Some(value) = m.get_one::<String>(spec.name)
             {
                 options::set(&mut options, spec.name, value).map_err(|e| anyhow!(e))?;
+                // A global flag shows at every level below where it is given.
+                if !given.contains(&spec.name) {
+                    given.push(spec.name);
+                }
             }
         }
         level = m.subcommand().map(|(_, sub)| sub);
     }
-    Ok(options)
+    Ok((options, given))
+}
+
+/// The options that name the game: the only ones a match reads from its
+/// own flags (its engines take theirs from `--engine` and `--each`).
+const GAME_OPTIONS: [&str; 4] = ["Game", "Size", "Variant", "Stones"];
+
+/// Says which engine flags a match leaves unused, rather than ignoring
+/// them silently.
+fn warn_unused_by_match(given: &[&str]) {
+    for name in given.iter().filter(|name| !GAME_OPTIONS.contains(name)) {
+        let flag = OPTIONS
+            .iter()
+            .find(|spec| spec.name == *name)
+            .map_or_else(|| name.to_lowercase(), |spec| spec.flag());
+        eprintln!(
+            "quintet match: --{flag} is not used (it sets the engine of `quintet ugi`); \
+             give the match's engines theirs with option.{name}=VALUE in --engine or --each"
+        );
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -222,12 +250,19 @@ pub enum Command {
 }
 
 pub fn run(invocation: Invocation) -> Result<()> {
-    let Invocation { options, command } = invocation;
+    let Invocation {
+        options,
+        given,
+        command,
+    } = invocation;
     let game = GameArgs {
         config: options.game.clone(),
     };
     match command {
-        Command::Match(args) => match_command(&game, &args),
+        Command::Match(args) => {
+            warn_unused_by_match(&given);
+            match_command(&game, &args)
+        }
         Command::Openings(args) => openings_command(&game, &args),
         Command::Ratings(args) => ratings_command(&args),
         Command::Solve(args) => runs::solve::run(&game.config(), &args.options(&options)),

@@ -1386,6 +1386,29 @@ fn separate_runs_of_one_match_add_up_and_a_run_given_twice_is_refused() {
 }
 
 #[test]
+fn engine_flags_given_to_a_match_are_reported_unused() {
+    let dir = scratch("unused-flags");
+    let openings = openings_file(&dir, "moves c3\n");
+    let base = deterministic_match(&openings, "2");
+    let out = run_with(&base, &["--seed", "3", "--hash", "8"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let errors = text(&out.stderr);
+    for (flag, option) in [
+        ("--seed", "option.Seed=VALUE"),
+        ("--hash", "option.Hash=VALUE"),
+    ] {
+        assert!(
+            errors.contains(&format!("quintet match: {flag} is not used"))
+                && errors.contains(option),
+            "{errors}"
+        );
+    }
+    // The game's own flags are the match's: no word about them.
+    assert!(!errors.contains("--game is not used"), "{errors}");
+    assert!(!errors.contains("--size is not used"), "{errors}");
+}
+
+#[test]
 fn score_adjudication_ends_games_when_both_engines_agree() {
     let dir = scratch("adjudication");
     let scored = |name: &str, score: i32| {
