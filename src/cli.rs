@@ -12,7 +12,7 @@ use crate::matches::schedule::{Shard, Tournament};
 use crate::matches::spec::{EngineSpec, TimeControl};
 use crate::matches::stats::Sprt;
 use crate::matches::{self, MatchSettings, report, resume, signals};
-use crate::protocol::options::{self, Kind, OPTIONS, Options};
+use crate::protocol::options::{self, Kind, OPTIONS, OptionSpec, Options};
 use crate::protocol::{self, Output};
 use crate::registry;
 use crate::runs::{self, bench, selfcheck};
@@ -52,8 +52,8 @@ impl GameArgs {
 /// A parsed command line: the engine's options and what to do.
 pub struct Invocation {
     pub options: Options,
-    /// The options given as flags, by name.
-    pub given: Vec<&'static str>,
+    /// The options given as flags.
+    pub given: Vec<&'static OptionSpec>,
     pub command: Command,
 }
 
@@ -96,8 +96,8 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Invoc
 }
 
 /// The options given as flags (at any level), over the defaults, and
-/// their names.
-fn options_from(matches: &ArgMatches) -> Result<(Options, Vec<&'static str>)> {
+/// which those were.
+fn options_from(matches: &ArgMatches) -> Result<(Options, Vec<&'static OptionSpec>)> {
     let mut options = Options::default();
     let mut given = Vec::new();
     let mut level = Some(matches);
@@ -108,8 +108,8 @@ fn options_from(matches: &ArgMatches) -> Result<(Options, Vec<&'static str>)> {
             {
                 options::set(&mut options, spec.name, value).map_err(|e| anyhow!(e))?;
                 // A global flag shows at every level below where it is given.
-                if !given.contains(&spec.name) {
-                    given.push(spec.name);
+                if !given.iter().any(|g: &&OptionSpec| g.name == spec.name) {
+                    given.push(spec);
                 }
             }
         }
@@ -124,15 +124,16 @@ const GAME_OPTIONS: [&str; 4] = ["Game", "Size", "Variant", "Stones"];
 
 /// Says which engine flags a match leaves unused, rather than ignoring
 /// them silently.
-fn warn_unused_by_match(given: &[&str]) {
-    for name in given.iter().filter(|name| !GAME_OPTIONS.contains(name)) {
-        let flag = OPTIONS
-            .iter()
-            .find(|spec| spec.name == *name)
-            .map_or_else(|| name.to_lowercase(), |spec| spec.flag());
+fn warn_unused_by_match(given: &[&OptionSpec]) {
+    for spec in given
+        .iter()
+        .filter(|spec| !GAME_OPTIONS.contains(&spec.name))
+    {
         eprintln!(
-            "quintet match: --{flag} is not used (it sets the engine of `quintet ugi`); \
-             give the match's engines theirs with option.{name}=VALUE in --engine or --each"
+            "quintet match: --{} is not used (it sets the engine of `quintet ugi`); \
+             give the match's engines theirs with option.{}=VALUE in --engine or --each",
+            spec.flag(),
+            spec.name
         );
     }
 }
