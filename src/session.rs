@@ -41,6 +41,7 @@ impl Profile {
             mcts,
             alphabeta: AlphaBetaConfig {
                 learned_eval: false,
+                reductions: false,
             },
             proofs: true,
         }

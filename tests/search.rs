@@ -4,7 +4,7 @@
 
 use quintet::games::{GameConfig, Outcome};
 use quintet::registry;
-use quintet::search::{Limits, Report, Score, SearchSettings};
+use quintet::search::{Limits, Report, Score, SearchSettings, Tuning};
 use quintet::session::{Engine, SearchRun, Session};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -22,6 +22,16 @@ fn search(
     threads: usize,
     limits: Limits,
 ) -> (String, Report<String>) {
+    search_tuned(s, searcher, threads, limits, Tuning::default())
+}
+
+fn search_tuned(
+    s: &mut Box<dyn Session>,
+    searcher: &'static str,
+    threads: usize,
+    limits: Limits,
+    tuning: Tuning,
+) -> (String, Report<String>) {
     s.prepare(&Engine {
         searcher,
         hash_mb: 16,
@@ -31,6 +41,7 @@ fn search(
         threads,
         seed: 7,
         move_overhead_ms: 0,
+        tuning,
         ..SearchSettings::default()
     };
     let stop = AtomicBool::new(false);
@@ -74,6 +85,38 @@ fn alphabeta_finds_and_proves_forced_wins() {
             assert_eq!(info.score, Score::Mate(mate), "{fen}");
         }
     }
+}
+
+/// Late-move reductions search a reduced move again at full depth when it
+/// beats alpha, so they still find and prove every forced win; and at the
+/// same depth they search fewer nodes, which is all they are for.
+#[test]
+fn alphabeta_with_reductions_finds_forced_wins_and_searches_less() {
+    let with = |on| Tuning {
+        reductions: Some(on),
+        ..Tuning::default()
+    };
+    for threads in [1, 2] {
+        for &(fen, winner, mate) in HADRON_WINS {
+            let mut s = session("hadron", "", fen);
+            let (best, info) = search_tuned(&mut s, "alphabeta", threads, depth(6), with(true));
+            assert_eq!(best, winner, "{fen} with {threads} threads");
+            assert_eq!(info.score, Score::Mate(mate), "{fen}");
+        }
+    }
+    // Atoms after the first balanced opening (8 drops), depth 7.
+    let fen = "5w1b/6w1/7w/6b1/6b1/7w/6b1/8 w 7 7 0";
+    let nodes_at_depth_7 = |on| {
+        let mut s = session("atoms", "", fen);
+        search_tuned(&mut s, "alphabeta", 1, depth(7), with(on))
+            .1
+            .nodes
+    };
+    let (reduced, full) = (nodes_at_depth_7(true), nodes_at_depth_7(false));
+    assert!(
+        reduced < full,
+        "{reduced} nodes with reductions, {full} without"
+    );
 }
 
 #[test]

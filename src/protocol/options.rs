@@ -294,6 +294,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         "alpha-beta scores leaves by the learned value (auto: as the game's profile says)",
         |o, v| o.search.tuning.learned_eval = on_off(v.text()),
     ),
+    switch(
+        "Reductions",
+        "alpha-beta searches late moves first at a reduced depth (auto: as the game's profile says)",
+        |o, v| o.search.tuning.reductions = on_off(v.text()),
+    ),
 ];
 
 /// An auto/on/off combo over a setting of the game's profile.

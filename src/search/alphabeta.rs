@@ -39,6 +39,9 @@ pub struct AlphaBetaConfig {
     /// Score leaves by the learned value (where the game has one) instead
     /// of the game's own evaluation.
     pub learned_eval: bool,
+    /// Search late moves (behind the table's move, the killers and the
+    /// best by history) first at a reduced depth.
+    pub reductions: bool,
 }
 
 /// Centipawns per unit of the learned value's logit (a 73% chance to win
@@ -138,8 +141,10 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             .tuning
             .learned_eval
             .unwrap_or(self.config.learned_eval);
+        let reductions = settings.tuning.reductions.unwrap_or(self.config.reductions);
         for worker in &mut self.workers {
             worker.evaluator = self.evaluator.clone().filter(|_| learned);
+            worker.reductions = reductions;
         }
         let tt = self.tt.as_mut().expect("allocated");
         tt.new_search();
@@ -224,6 +229,8 @@ struct Worker<G: Game> {
     /// MultiPV: root moves left out of the current search.
     excluded: Vec<G::Move>,
     evaluator: Option<Arc<dyn Evaluator<G>>>,
+    /// Late-move reductions (see [`late_move_reduction`]).
+    reductions: bool,
 }
 
 impl<G: Game> Worker<G> {
@@ -238,6 +245,7 @@ impl<G: Game> Worker<G> {
             root_best: None,
             excluded: Vec::new(),
             evaluator: None,
+            reductions: false,
         }
     }
 
@@ -528,20 +536,31 @@ impl<G: Game> Worker<G> {
         for (i, &mv) in moves.iter().enumerate() {
             let undo = state.make(mv);
             let same_side = state.side_to_move() == mover;
-            let mut child = |worker: &mut Self, alpha: i32, beta: i32| {
+            let mut child = |worker: &mut Self, depth: i32, alpha: i32, beta: i32| {
                 if same_side {
-                    worker.negamax(shared, state, depth - 1, ply + 1, alpha, beta)
+                    worker.negamax(shared, state, depth, ply + 1, alpha, beta)
                 } else {
-                    -worker.negamax(shared, state, depth - 1, ply + 1, -beta, -alpha)
+                    -worker.negamax(shared, state, depth, ply + 1, -beta, -alpha)
                 }
             };
-            // PVS: later moves first get a null window around alpha.
+            // PVS: later moves first get a null window around alpha, late
+            // ones (ordered behind the table's move, the killers and the
+            // best of history) at a reduced depth, searched again in full
+            // only if they beat alpha there.
             let score = if i == 0 {
-                child(self, alpha, beta)
+                child(self, depth - 1, alpha, beta)
             } else {
-                let probe = child(self, alpha, alpha + 1);
+                let reduction = if self.reductions {
+                    late_move_reduction(depth, i)
+                } else {
+                    0
+                };
+                let mut probe = child(self, depth - 1 - reduction, alpha, alpha + 1);
+                if reduction > 0 && probe > alpha {
+                    probe = child(self, depth - 1, alpha, alpha + 1);
+                }
                 if probe > alpha && probe < beta {
-                    child(self, alpha, beta)
+                    child(self, depth - 1, alpha, beta)
                 } else {
                     probe
                 }
@@ -612,6 +631,17 @@ impl<G: Game> Worker<G> {
             killers[0] = Some(mv);
         }
         *self.history.entry(mv.pack()).or_insert(0) += depth * depth;
+    }
+}
+
+/// How many plies less the `index`-th move (from 0, in search order) of a
+/// node `depth` plies from the horizon is first searched: none for the
+/// first few and near the horizon, then one, and two far down long lists.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    match (depth, index) {
+        (..=2, _) | (_, ..=3) => 0,
+        (3..=5, _) | (_, ..=11) => 1,
+        _ => 2,
     }
 }
 

@@ -69,6 +69,8 @@ pub struct Tuning {
     pub value_at_cutoff: Option<bool>,
     /// Alpha-beta: score leaves by the learned value (where there is one).
     pub learned_eval: Option<bool>,
+    /// Alpha-beta: late-move reductions.
+    pub reductions: Option<bool>,
 }
 
 /// The limits of one `go`.
