@@ -75,16 +75,23 @@ const HADRON_WINS: &[(&str, &str, i32)] = &[
     ("2rr1/r1b2/1b2b/5/1b2r r", "d2", 2),
 ];
 
-#[test]
-fn alphabeta_finds_and_proves_forced_wins() {
+/// `searcher` plays the winning move of every position of `HADRON_WINS`
+/// and proves its mate distance, on one thread and on two.
+fn assert_finds_and_proves_forced_wins(searcher: &'static str, limits: Limits, tuning: Tuning) {
     for threads in [1, 2] {
         for &(fen, winner, mate) in HADRON_WINS {
             let mut s = session("hadron", "", fen);
-            let (best, info) = search(&mut s, "alphabeta", threads, depth(6));
+            let (best, info) =
+                search_tuned(&mut s, searcher, threads, limits.clone(), tuning.clone());
             assert_eq!(best, winner, "{fen} with {threads} threads");
             assert_eq!(info.score, Score::Mate(mate), "{fen}");
         }
     }
+}
+
+#[test]
+fn alphabeta_finds_and_proves_forced_wins() {
+    assert_finds_and_proves_forced_wins("alphabeta", depth(6), Tuning::default());
 }
 
 /// Late-move reductions search a reduced move again at full depth when it
@@ -96,14 +103,7 @@ fn alphabeta_with_reductions_finds_forced_wins_and_searches_less() {
         reductions: Some(on),
         ..Tuning::default()
     };
-    for threads in [1, 2] {
-        for &(fen, winner, mate) in HADRON_WINS {
-            let mut s = session("hadron", "", fen);
-            let (best, info) = search_tuned(&mut s, "alphabeta", threads, depth(6), with(true));
-            assert_eq!(best, winner, "{fen} with {threads} threads");
-            assert_eq!(info.score, Score::Mate(mate), "{fen}");
-        }
-    }
+    assert_finds_and_proves_forced_wins("alphabeta", depth(6), with(true));
     // Atoms after the first balanced opening (8 drops), depth 7.
     let fen = "5w1b/6w1/7w/6b1/6b1/7w/6b1/8 w 7 7 0";
     let nodes_at_depth_7 = |on| {
@@ -121,14 +121,7 @@ fn alphabeta_with_reductions_finds_forced_wins_and_searches_less() {
 
 #[test]
 fn mcts_solver_finds_and_proves_forced_wins() {
-    for threads in [1, 2] {
-        for &(fen, winner, mate) in HADRON_WINS {
-            let mut s = session("hadron", "", fen);
-            let (best, info) = search(&mut s, "mcts", threads, nodes(20_000));
-            assert_eq!(best, winner, "{fen} with {threads} threads");
-            assert_eq!(info.score, Score::Mate(mate), "{fen}");
-        }
-    }
+    assert_finds_and_proves_forced_wins("mcts", nodes(20_000), Tuning::default());
 }
 
 #[test]
