@@ -42,6 +42,7 @@ impl Profile {
             alphabeta: AlphaBetaConfig {
                 learned_eval: false,
                 reductions: false,
+                contempt: 0,
             },
             proofs: true,
         }

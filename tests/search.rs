@@ -119,6 +119,47 @@ fn alphabeta_with_reductions_finds_forced_wins_and_searches_less() {
     );
 }
 
+/// Contempt scores a draw below level for the side to move at the root,
+/// whichever seat that is, and so makes alpha-beta play on from a
+/// position it would otherwise draw. In these Atoms positions the next
+/// movement-phase move without a removal is the 100th, a draw.
+#[test]
+fn alphabeta_contempt_plays_on_rather_than_draw() {
+    let with = |contempt| Tuning {
+        contempt: Some(contempt),
+        ..Tuning::default()
+    };
+    let search_at = |fen: &str, contempt| {
+        let mut s = session("atoms", "", fen);
+        search_tuned(&mut s, "alphabeta", 1, depth(3), with(contempt))
+    };
+    // Every move of either side draws: the score is the draw's.
+    for side in ["w", "b"] {
+        let fen = format!("3bw3/3b4/8/8/6bb/2b3bw/1bw5/3b4 {side} 0 0 99");
+        for contempt in [0, 37] {
+            let (_, info) = search_at(&fen, contempt);
+            assert_eq!(
+                info.score,
+                Score::Cp(-contempt),
+                "{fen}, contempt {contempt}"
+            );
+        }
+    }
+    // White, three atoms down, takes the draw at no contempt; at 300 it
+    // plays a move with a removal instead, scored below level but above
+    // the draw's -300.
+    let fen = "3b3b/4w1w1/4b3/8/3w2bb/4b2w/2w3b1/1b1bbw1w w 0 0 99";
+    let (drawing, level) = search_at(fen, 0);
+    assert_eq!(level.score, Score::Cp(0));
+    let (playing_on, behind) = search_at(fen, 300);
+    assert_ne!(playing_on, drawing);
+    assert!(
+        matches!(behind.score, Score::Cp(cp) if -300 < cp && cp < 0),
+        "{:?}",
+        behind.score
+    );
+}
+
 #[test]
 fn mcts_solver_finds_and_proves_forced_wins() {
     assert_finds_and_proves_forced_wins("mcts", nodes(20_000), Tuning::default());

@@ -299,6 +299,18 @@ pub const OPTIONS: &[OptionSpec] = &[
         "alpha-beta searches late moves first at a reduced depth (auto: as the game's profile says)",
         |o, v| o.search.tuning.reductions = on_off(v.text()),
     ),
+    OptionSpec {
+        name: "Contempt",
+        kind: Kind::Spin {
+            default: -1,
+            min: -1,
+            max: 1000,
+        },
+        help: "alpha-beta scores a draw this many centipawns below level for the side to move at the root, so it plays on rather than repeat (-1: the game's own)",
+        apply: |o, v| {
+            o.search.tuning.contempt = Some(v.int()).filter(|&c| c >= 0).map(|c| c as i32)
+        },
+    },
 ];
 
 /// An auto/on/off combo over a setting of the game's profile.

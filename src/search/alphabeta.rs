@@ -15,7 +15,7 @@ use super::{
     Context, Evaluator, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings,
     Searcher, Setup, Variation,
 };
-use crate::games::{CompactMove, Game, Outcome};
+use crate::games::{CompactMove, Game, Outcome, Seat};
 use fxhash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -42,6 +42,10 @@ pub struct AlphaBetaConfig {
     /// Search late moves (behind the table's move, the killers and the
     /// best by history) first at a reduced depth.
     pub reductions: bool,
+    /// Centipawns a draw costs the side to move at the root (and gains its
+    /// opponent): above 0 the search plays on from a level position
+    /// rather than repeat it, where the opponent may be the weaker.
+    pub contempt: i32,
 }
 
 /// Centipawns per unit of the learned value's logit (a 73% chance to win
@@ -142,9 +146,20 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             .learned_eval
             .unwrap_or(self.config.learned_eval);
         let reductions = settings.tuning.reductions.unwrap_or(self.config.reductions);
+        let contempt = settings.tuning.contempt.unwrap_or(self.config.contempt);
+        // A draw scored for the side to move: worse at the root's turns.
+        let root_side = position.side_to_move();
+        let draw = [Seat::P1, Seat::P2].map(|seat| {
+            if seat == root_side {
+                -contempt
+            } else {
+                contempt
+            }
+        });
         for worker in &mut self.workers {
             worker.evaluator = self.evaluator.clone().filter(|_| learned);
             worker.reductions = reductions;
+            worker.draw = draw;
         }
         let tt = self.tt.as_mut().expect("allocated");
         tt.new_search();
@@ -231,6 +246,8 @@ struct Worker<G: Game> {
     evaluator: Option<Arc<dyn Evaluator<G>>>,
     /// Late-move reductions (see [`late_move_reduction`]).
     reductions: bool,
+    /// A draw's score for each seat to move (contempt).
+    draw: [i32; 2],
 }
 
 impl<G: Game> Worker<G> {
@@ -246,6 +263,7 @@ impl<G: Game> Worker<G> {
             excluded: Vec::new(),
             evaluator: None,
             reductions: false,
+            draw: [0; 2],
         }
     }
 
@@ -492,7 +510,7 @@ impl<G: Game> Worker<G> {
         if moves.is_empty() {
             self.buffers[ply] = moves;
             let outcome = state.outcome().expect("no legal moves means game over");
-            return terminal_score(outcome, state, ply);
+            return terminal_score(outcome, state, ply, self.draw);
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.buffers[ply] = moves;
@@ -671,9 +689,9 @@ fn principal_variation<G: Game>(
     pv
 }
 
-fn terminal_score<G: Game>(outcome: Outcome, state: &G, ply: usize) -> i32 {
+fn terminal_score<G: Game>(outcome: Outcome, state: &G, ply: usize, draw: [i32; 2]) -> i32 {
     match outcome {
-        Outcome::Draw => 0,
+        Outcome::Draw => draw[state.side_to_move().index()],
         Outcome::Win(seat) if seat == state.side_to_move() => MATE - ply as i32,
         Outcome::Win(_) => -(MATE - ply as i32),
     }

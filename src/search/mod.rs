@@ -71,6 +71,8 @@ pub struct Tuning {
     pub learned_eval: Option<bool>,
     /// Alpha-beta: late-move reductions.
     pub reductions: Option<bool>,
+    /// Alpha-beta: centipawns a draw costs the side to move at the root.
+    pub contempt: Option<i32>,
 }
 
 /// The limits of one `go`.
