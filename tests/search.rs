@@ -160,6 +160,37 @@ fn alphabeta_contempt_plays_on_rather_than_draw() {
     );
 }
 
+/// A position met again on the searched line scores as a draw, though
+/// the rules want a third occurrence. In this Atoms position (from a game
+/// against uct-plain that ended drawn by repetition) White is four atoms
+/// up and no removal is in reach: without the rule alpha-beta's line at
+/// depth 10 shuffled back to a position it had already passed, and the
+/// game drifted into the repetition. With it, no line that comes back is
+/// worth White's +4 atoms.
+#[test]
+fn alphabeta_line_never_comes_back_to_a_position_when_ahead() {
+    let fen = "5w2/5b2/5www/bw4b1/1w6/1b3w2/6b1/6ww w 0 0 11";
+    for d in 6..=12 {
+        let mut s = session("atoms", "", fen);
+        let (_, info) = search(&mut s, "alphabeta", 1, depth(d));
+        assert!(
+            matches!(info.score, Score::Cp(cp) if cp > 300),
+            "depth {d}: {:?}",
+            info.score
+        );
+        let mut seen = vec![s.hash()];
+        for mv in &info.pv {
+            s.play(mv).unwrap();
+            assert!(
+                !seen.contains(&s.hash()),
+                "depth {d}: the line {:?} comes back to a position",
+                info.pv
+            );
+            seen.push(s.hash());
+        }
+    }
+}
+
 #[test]
 fn mcts_solver_finds_and_proves_forced_wins() {
     assert_finds_and_proves_forced_wins("mcts", nodes(20_000), Tuning::default());

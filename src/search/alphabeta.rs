@@ -160,6 +160,7 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             worker.evaluator = self.evaluator.clone().filter(|_| learned);
             worker.reductions = reductions;
             worker.draw = draw;
+            worker.repeats = position.can_repeat();
         }
         let tt = self.tt.as_mut().expect("allocated");
         tt.new_search();
@@ -248,6 +249,10 @@ struct Worker<G: Game> {
     reductions: bool,
     /// A draw's score for each seat to move (contempt).
     draw: [i32; 2],
+    /// Whether the game has a repetition rule (see [`Worker::repeats_path`]).
+    repeats: bool,
+    /// The hash of each position on the current line, by ply.
+    path: Vec<u64>,
 }
 
 impl<G: Game> Worker<G> {
@@ -264,6 +269,8 @@ impl<G: Game> Worker<G> {
             evaluator: None,
             reductions: false,
             draw: [0; 2],
+            repeats: false,
+            path: vec![0; MAX_PLY + 1],
         }
     }
 
@@ -283,6 +290,21 @@ impl<G: Game> Worker<G> {
 
     fn clear(&mut self) {
         self.history.clear();
+    }
+
+    /// Notes `state` on the current line at `ply` and says whether it
+    /// repeats a position earlier on the line. Such a line is scored a
+    /// draw although the rules want a third occurrence: whoever chose to
+    /// come back can come back again, so a side that is ahead looks for
+    /// another way instead of shuffling until the opponent completes the
+    /// repetition, and a side that is behind steers for it.
+    fn repeats_path(&mut self, state: &G, ply: usize) -> bool {
+        if !self.repeats {
+            return false;
+        }
+        let key = state.hash();
+        self.path[ply] = key;
+        self.path[..ply].contains(&key)
     }
 
     fn start_search(&mut self) {
@@ -505,6 +527,9 @@ impl<G: Game> Worker<G> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
+        if self.repeats_path(state, ply) {
+            return self.draw[state.side_to_move().index()];
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         state.legal_moves(&mut moves);
         if moves.is_empty() {
