@@ -98,6 +98,11 @@ fn tuning(value: &Value) -> Option<i64> {
     Some(value.int()).filter(|&v| v > 0)
 }
 
+/// For tunings where 0 is a setting of its own, -1 keeps the game's.
+fn tuning_from_zero(value: &Value) -> Option<i64> {
+    Some(value.int()).filter(|&v| v >= 0)
+}
+
 fn variants() -> Vec<&'static str> {
     registry::all_variants()
 }
@@ -274,10 +279,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             max: 100,
         },
         help: "MCTS weight of the learned value at leaves in percent, the rest playouts (-1: the game's own)",
-        apply: |o, v| {
-            o.search.tuning.value_weight =
-                Some(v.int()).filter(|&w| w >= 0).map(|w| w as f32 / 100.0)
-        },
+        apply: |o, v| o.search.tuning.value_weight = tuning_from_zero(v).map(|w| w as f32 / 100.0),
     },
     switch(
         "Priors",
@@ -307,9 +309,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             max: 1000,
         },
         help: "alpha-beta scores a draw this many centipawns below level for the side to move at the root, so it plays on rather than repeat (-1: the game's own)",
-        apply: |o, v| {
-            o.search.tuning.contempt = Some(v.int()).filter(|&c| c >= 0).map(|c| c as i32)
-        },
+        apply: |o, v| o.search.tuning.contempt = tuning_from_zero(v).map(|c| c as i32),
     },
 ];
 

@@ -15,7 +15,7 @@ use super::{
     Context, Evaluator, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings,
     Searcher, Setup, Variation,
 };
-use crate::games::{CompactMove, Game, Outcome, Seat};
+use crate::games::{CompactMove, Game, Outcome};
 use fxhash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -148,14 +148,8 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
         let reductions = settings.tuning.reductions.unwrap_or(self.config.reductions);
         let contempt = settings.tuning.contempt.unwrap_or(self.config.contempt);
         // A draw scored for the side to move: worse at the root's turns.
-        let root_side = position.side_to_move();
-        let draw = [Seat::P1, Seat::P2].map(|seat| {
-            if seat == root_side {
-                -contempt
-            } else {
-                contempt
-            }
-        });
+        let mut draw = [contempt; 2];
+        draw[position.side_to_move().index()] = -contempt;
         for worker in &mut self.workers {
             worker.evaluator = self.evaluator.clone().filter(|_| learned);
             worker.reductions = reductions;
