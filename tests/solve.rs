@@ -9,9 +9,10 @@ use quintet::registry::{self, GameVisitor};
 use quintet::runs::solve::{SolveOptions, solve_game};
 use quintet::session::Profile;
 use quintet::solve::frontier::{FrontierBudget, FrontierProgress, solve_frontier};
-use quintet::solve::{Budget, ProofTable, hadron, naive};
+use quintet::solve::{self, Budget, ProofTable, hadron, naive};
 use rand::SeedableRng;
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 const QUINTET: &str = env!("CARGO_BIN_EXE_quintet");
 
@@ -233,6 +234,7 @@ impl GameVisitor for HadronCheck {
                     small: 8,
                     mirror: false,
                     sum_limit: u64::MAX,
+                    keep_warm: false,
                 },
             ),
             (true, hadron::Settings::default()),
@@ -294,6 +296,87 @@ fn hadron_region_solver_agrees_with_plain_dfpn_and_naive_search() {
     assert!(
         naive_checked * 2 >= total,
         "only {naive_checked} of {total} checked by naive search"
+    );
+}
+
+/// Proofs during play (`solve::prove`) cut short by their deadline, often
+/// while a region value is being computed, against the plain df-pn.
+struct CutShortCheck<'t> {
+    text: String,
+    table: &'t ProofTable,
+}
+
+impl GameVisitor for CutShortCheck<'_> {
+    /// (proofs that ended unknown, proofs that ended with a value)
+    type Output = (usize, usize);
+    fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> (usize, usize) {
+        let game = start.read_position(&self.text).expect("own position text");
+        let plain = SolveOptions {
+            plain: true,
+            ..SolveOptions::default()
+        };
+        let expected = solve_game(
+            &game,
+            &Budget::default(),
+            &ProofTable::new(16),
+            None,
+            1,
+            &plain,
+        )
+        .value
+        .expect("solved without a budget");
+        let (mut unknown, mut known) = (0, 0);
+        for micros in [20, 60, 200, 600, 2000, 6000] {
+            let deadline = Instant::now() + Duration::from_micros(micros);
+            let proof = solve::prove(&game, &Budget::until(Some(deadline), None), self.table, 1);
+            match proof.value {
+                None => unknown += 1,
+                Some(value) => {
+                    known += 1;
+                    assert_eq!(
+                        value, expected,
+                        "cut short after {micros} us at {}",
+                        self.text
+                    );
+                }
+            }
+        }
+        let proof = solve::prove(&game, &Budget::default(), self.table, 1);
+        assert_eq!(
+            proof.value,
+            Some(expected),
+            "after the cut proofs at {}",
+            self.text
+        );
+        (unknown, known)
+    }
+}
+
+#[test]
+fn hadron_proofs_cut_short_inside_a_move_never_give_or_store_a_wrong_value() {
+    // One table and the region values kept warm across all of them, as in
+    // a game: what a cut proof leaves behind must keep every later proof right.
+    let table = ProofTable::new(16);
+    let (mut unknown, mut known) = (0, 0);
+    for (size, plies, count) in [(5, 6, 10), (6, 12, 10), (6, 16, 10)] {
+        for p in hadron_positions(size, plies, count, 91 + plies as u64) {
+            let check = CutShortCheck {
+                text: p.text,
+                table: &table,
+            };
+            let (u, k) = registry::with_game(&p.config, check).expect("hadron");
+            unknown += u;
+            known += k;
+        }
+    }
+    eprintln!("cut-short proofs: {unknown} unknown, {known} with a value");
+    assert!(
+        unknown > 0 && known > 0,
+        "the deadlines cut too few or too many proofs"
+    );
+    assert!(
+        hadron::warm_regions(6) > 0,
+        "no region values were kept between proofs"
     );
 }
 

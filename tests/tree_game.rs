@@ -709,7 +709,7 @@ fn a_proven_draw_keeps_a_searched_move_only_if_it_does_not_lose() {
     use quintet::solve::{self, Budget, ProofTable};
     let game = Tree::parse(DRAWN).root();
     let table = ProofTable::new(1);
-    let proof = solve::prove(&game, &Budget::default(), &table);
+    let proof = solve::prove(&game, &Budget::default(), &table, 1);
     assert_eq!(proof.value, Some(Outcome::Draw));
     let holding = game.parse_move("draw").unwrap();
     let stop = AtomicBool::new(false);

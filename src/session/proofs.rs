@@ -1,6 +1,6 @@
 //! Proofs during play (the `Proofs` option): before a timed search, the
-//! session gives the proof search (df-pn, `solve::solve`) a share of the move's
-//! time. A proven win is played at once, its distance made exact by a mate
+//! session gives the proof search (`solve::prove`: df-pn, in Hadron over
+//! sums of regions) a share of the move's time. A proven win is played at once, its distance made exact by a mate
 //! search where one finishes; a proven draw is searched as usual (an
 //! opponent may still err) but its move is checked, and one that the check
 //! proves to lose gives way to the proof's drawing move; a proven loss is
@@ -11,7 +11,6 @@ use crate::games::{Game, Outcome};
 use crate::search::mate::{self, MateBudget};
 use crate::search::time::TimeManager;
 use crate::search::{Limits, Report, Score, SearchResult, SearchSettings, legal_moves};
-use crate::solve::node::GameNode;
 use crate::solve::{self, Budget, Proof, ProofTable};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -75,7 +74,7 @@ pub fn try_prove<G: Game>(
     let deadline = start + target.mul_f64(proof_share(root.moves_left_estimate()));
     let threads = settings.threads.max(1);
     let budget = Budget::until(Some(deadline), Some(stop));
-    let proof = on_big_stack(|| prove(root, &budget, table, threads))?;
+    let proof = on_big_stack(|| solve::prove(root, &budget, table, threads))?;
     let mover = root.side_to_move();
     let value = proof.value?;
     if value == Outcome::Win(mover.other()) {
@@ -183,23 +182,8 @@ fn prove_child<G: Game>(
     child.play(mv);
     match child.outcome() {
         Some(outcome) => Some(Proof::over(outcome)),
-        None => on_big_stack(|| prove(&child, budget, table, 1)),
+        None => on_big_stack(|| solve::prove(&child, budget, table, 1)),
     }
-}
-
-/// The generic df-pn over `root` (for every game, Hadron too: its region
-/// solver computes region values inside moves, between budget checks, and
-/// starts its caches afresh on every call, so its calls overrun a share of
-/// a move's time; the generic search checks the clock every 16 nodes).
-fn prove<G: Game>(root: &G, budget: &Budget, table: &ProofTable, threads: usize) -> Proof<G::Move> {
-    solve::solve(
-        GameNode::new(root.clone()),
-        &|| (),
-        table,
-        budget,
-        None,
-        threads,
-    )
 }
 
 /// Runs `work` on a thread with the solver's stack (its recursion goes

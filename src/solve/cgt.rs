@@ -87,6 +87,25 @@ impl Cgt {
         )
     }
 
+    /// Roughly the bytes the arena and its memos take (for callers that
+    /// keep an arena from one search to the next).
+    pub fn approx_bytes(&self) -> usize {
+        // Per game: two option slices, its shape and weight, its interning
+        // entry; per memo entry: key, value and the map's slack.
+        const GAME: usize = 96;
+        const MEMO: usize = 32;
+        let memos = self.le_memo.len() + self.sum_memo.len() + self.neg_memo.len();
+        self.len() * GAME + memos * MEMO
+    }
+
+    /// Drops the memos of comparisons, sums and negatives (refilled on
+    /// demand); the games stay.
+    pub fn forget_memos(&mut self) {
+        self.le_memo = FxHashMap::default();
+        self.sum_memo = FxHashMap::default();
+        self.neg_memo = FxHashMap::default();
+    }
+
     /// How many distinct games the arena holds.
     pub fn len(&self) -> usize {
         self.left.len()

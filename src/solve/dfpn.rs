@@ -180,6 +180,19 @@ impl<'a, N: Node> Dfpn<'a, N> {
                 break;
             }
         }
+        if N::interrupted(&self.ctx) {
+            // Whatever was found rests partly on positions made after the
+            // context stopped work: it is not a result.
+            result = (
+                Searched {
+                    phi: 1,
+                    delta: 1,
+                    plies: 0,
+                    loop_ply: NO_LOOP,
+                },
+                None,
+            );
+        }
         result
     }
 
@@ -228,6 +241,9 @@ impl<'a, N: Node> Dfpn<'a, N> {
 
     fn count_node(&mut self) {
         self.nodes += 1;
+        if N::interrupted(&self.ctx) {
+            self.aborted = true;
+        }
         // A node expands every child (an Ihex child searches hexagons), so
         // look at the budget often: a proof inside a move must stop on time.
         if self.nodes.is_multiple_of(BUDGET_CHECK_EVERY) {
@@ -417,6 +433,9 @@ impl<'a, N: Node> Dfpn<'a, N> {
     }
 
     fn store(&self, key: u64, phi: u32, delta: u32, plies: u16, work_before: u64) {
+        if N::interrupted(&self.ctx) {
+            return;
+        }
         let work = (self.nodes - work_before + 1).min(u32::MAX as u64) as u32;
         let old = self.table.get(key).map_or(0, |e| e.work);
         self.table.put(

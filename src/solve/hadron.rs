@@ -43,6 +43,8 @@ use crate::games::zobrist::mix64;
 use crate::games::{CompactMove, Game, Outcome, Seat};
 use fxhash::FxHashMap;
 use std::any::Any;
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// Regions of at most this many cells are folded into the sum S.
 pub const DEFAULT_SMALL: u32 = 12;
@@ -329,6 +331,9 @@ pub struct Settings {
     /// decided without search when their sizes ([`Cgt::weight`]) multiply
     /// to at most this (0: always search their options).
     pub sum_limit: u64,
+    /// Keep the region values for the next call (proofs during play: one
+    /// move's proof starts from what the last one computed).
+    pub keep_warm: bool,
 }
 
 impl Default for Settings {
@@ -337,12 +342,32 @@ impl Default for Settings {
             small: DEFAULT_SMALL,
             mirror: true,
             sum_limit: DEFAULT_SUM_LIMIT,
+            keep_warm: false,
         }
     }
 }
 
 /// The raw (symmetry-free) caches are emptied past this many entries.
 const RAW_LIMIT: usize = 1 << 22;
+
+/// A context kept warm between calls is cut back past about this many
+/// bytes (its memos and raw values first, then the whole of it): a Hadron
+/// 7x7 game at 10 s + 100 ms fills 25-100 MB, mostly comparison memos.
+const WARM_BYTES: usize = 64 << 20;
+
+/// How many region shapes the context kept warm for board side `n` holds
+/// (0: none is kept).
+pub fn warm_regions(n: usize) -> usize {
+    let pool = WARM.lock().unwrap_or_else(|p| p.into_inner());
+    pool.iter()
+        .find(|c| c.geo.n == n)
+        .map_or(0, Context::cached_regions)
+}
+
+/// Contexts kept between calls with `keep_warm` (region values are facts
+/// about shapes, whatever position they were met in), at most one per
+/// board side.
+static WARM: Mutex<Vec<Context>> = Mutex::new(Vec::new());
 
 /// Per-thread caches of the region solver.
 pub struct Context {
@@ -362,6 +387,15 @@ pub struct Context {
     /// at most this are added up and decided without search.
     sum_limit: u64,
     scratch: Vec<u64>,
+    /// Region values stop being computed at this instant (a move's work
+    /// would otherwise overrun the budget: the search looks at the clock
+    /// only between positions).
+    deadline: Option<Instant>,
+    /// A region value was cut short: nothing made since is right (see
+    /// [`Node::interrupted`]); no cache holds such a value.
+    interrupted: bool,
+    /// Give this context back to [`WARM`] when its search is done.
+    keep_warm: bool,
 }
 
 fn geometry(n: usize) -> &'static Geometry {
@@ -387,7 +421,61 @@ impl Context {
             merge: std::env::var_os("MERGE").is_some(),
             sum_limit: settings.sum_limit,
             scratch: Vec::new(),
+            deadline: None,
+            interrupted: false,
+            keep_warm: settings.keep_warm,
         }
+    }
+
+    /// A context for one search: with `keep_warm`, the one the last call
+    /// gave back for this board side if any, with these settings.
+    fn for_search(n: usize, settings: Settings, deadline: Option<Instant>) -> Self {
+        let warm = settings.keep_warm.then(|| {
+            let mut pool = WARM.lock().unwrap_or_else(|p| p.into_inner());
+            let at = pool.iter().position(|c| c.geo.n == n)?;
+            Some(pool.swap_remove(at))
+        });
+        let mut ctx = match warm.flatten() {
+            Some(mut ctx) => {
+                ctx.small = settings.small.min(32);
+                ctx.mirror = settings.mirror;
+                ctx.sum_limit = settings.sum_limit;
+                ctx.keep_warm = true;
+                ctx
+            }
+            None => Context::new(n, settings),
+        };
+        ctx.deadline = deadline;
+        ctx.interrupted = false;
+        ctx
+    }
+
+    /// Keeps this context for the next call, within [`WARM_BYTES`].
+    fn give_back(mut self) {
+        if self.approx_bytes() > WARM_BYTES {
+            self.cgt.forget_memos();
+            self.raw_values = FxHashMap::default();
+        }
+        if self.approx_bytes() > WARM_BYTES {
+            return;
+        }
+        let mut pool = WARM.lock().unwrap_or_else(|p| p.into_inner());
+        let n = self.geo.n;
+        // With several solver threads, the one that learned most stays.
+        if let Some(at) = pool.iter().position(|c| c.geo.n == n) {
+            if pool[at].approx_bytes() >= self.approx_bytes() {
+                return;
+            }
+            pool.swap_remove(at);
+        }
+        pool.push(self);
+    }
+
+    fn approx_bytes(&self) -> usize {
+        // A map entry: its key and value and the map's slack.
+        const REGION: usize = 64;
+        const RAW: usize = 48;
+        self.cgt.approx_bytes() + self.regions.len() * REGION + self.raw_values.len() * RAW
     }
 
     /// How many region shapes have a cached value.
@@ -458,6 +546,9 @@ impl Context {
             return v;
         }
         let v = self.shaped_region_value(region, red, blue);
+        if self.interrupted {
+            return v;
+        }
         if self.raw_values.len() >= RAW_LIMIT {
             self.raw_values.clear();
         }
@@ -470,6 +561,10 @@ impl Context {
         let (key, swapped) = self.region_key(region, &counts.labels());
         if let Some(&v) = self.regions.get(&key) {
             return if swapped { self.cgt.neg(v) } else { v };
+        }
+        if self.interrupted || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.interrupted = true;
+            return ZERO;
         }
         let legal = region & counts.legal();
         let mut options = [Vec::new(), Vec::new()];
@@ -488,6 +583,9 @@ impl Context {
         }
         let [left, right] = options;
         let v = self.cgt.canonical(left, right);
+        if self.interrupted {
+            return v;
+        }
         let stored = if swapped { self.cgt.neg(v) } else { v };
         self.regions.insert(key, stored);
         v
@@ -786,6 +884,16 @@ impl Node for SumNode {
     fn can_draw(&self) -> bool {
         false
     }
+
+    fn interrupted(ctx: &Context) -> bool {
+        ctx.interrupted
+    }
+
+    fn release(ctx: Context) {
+        if ctx.keep_warm {
+            ctx.give_back();
+        }
+    }
 }
 
 /// Runs the region solver when `game` is a Hadron board it handles
@@ -810,7 +918,7 @@ pub fn prove_if_hadron<G: Game>(
     let root = SumNode::new(&mut ctx, red, blue, mover);
     let proof = solve(
         root,
-        &|| Context::new(n, settings),
+        &|| Context::for_search(n, settings, budget.deadline),
         table,
         budget,
         progress,

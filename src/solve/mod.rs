@@ -154,17 +154,32 @@ impl<M> Proof<M> {
     }
 }
 
-/// Proves the value of `root` within `budget`, for use during play: cheap
-/// to call again and again with the same `table` (what was proven stays
-/// there, bounded by its size). Hadron boards up to 8x8 use the region
-/// solver; every other game the generic search.
-pub fn prove<G: Game>(root: &G, budget: &Budget, table: &ProofTable) -> Proof<G::Move> {
-    if let Some(proof) =
-        hadron::prove_if_hadron(root, hadron::Settings::default(), budget, table, None, 1)
-    {
+/// Proves the value of `root` within `budget` with `threads` searches, for
+/// use during play: cheap to call again and again with the same `table`
+/// (what was proven stays there, bounded by its size). Hadron boards up to
+/// 8x8 use the region solver, its region values kept from one call to the
+/// next; every other game the generic search.
+pub fn prove<G: Game>(
+    root: &G,
+    budget: &Budget,
+    table: &ProofTable,
+    threads: usize,
+) -> Proof<G::Move> {
+    let in_play = hadron::Settings {
+        keep_warm: true,
+        ..hadron::Settings::default()
+    };
+    if let Some(proof) = hadron::prove_if_hadron(root, in_play, budget, table, None, threads) {
         return proof;
     }
-    solve(GameNode::new(root.clone()), &|| (), table, budget, None, 1)
+    solve(
+        GameNode::new(root.clone()),
+        &|| (),
+        table,
+        budget,
+        None,
+        threads,
+    )
 }
 
 /// The three-valued solve of a node: "does the side to move win?", and
@@ -288,6 +303,8 @@ where
         let mut node = root.clone();
         let mut search = Dfpn::new(table, context(), attacker, &local, progress, thread);
         let (found, best) = search.solve(&mut node);
+        let nodes = search.nodes;
+        N::release(search.ctx);
         let answer = if found.phi == 0 {
             Some((true, best, Some(found.plies as u32)))
         } else if found.delta == 0 {
@@ -298,7 +315,7 @@ where
         if answer.is_some() {
             finished.store(true, Ordering::Relaxed);
         }
-        (answer, search.nodes)
+        (answer, nodes)
     };
     if threads <= 1 {
         return run(0);

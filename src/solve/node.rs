@@ -34,6 +34,15 @@ pub trait Node {
     fn estimate(&mut self, _ctx: &mut Self::Context) -> (u32, u32) {
         (1, 1)
     }
+    /// Whether the context stopped work inside a move at the budget's
+    /// deadline: positions made since then may be wrong, so the search
+    /// must neither store nor report anything from there on.
+    fn interrupted(_ctx: &Self::Context) -> bool {
+        false
+    }
+    /// Takes a search's context when the search is done (a solver that
+    /// keeps caches from one proof to the next keeps it).
+    fn release(_ctx: Self::Context) {}
 }
 
 /// Any [`Game`] as a proof-search node, with the game's symmetries in its
