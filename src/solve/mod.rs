@@ -165,10 +165,7 @@ pub fn prove<G: Game>(
     table: &ProofTable,
     threads: usize,
 ) -> Proof<G::Move> {
-    let in_play = hadron::Settings {
-        keep_warm: true,
-        ..hadron::Settings::default()
-    };
+    let in_play = hadron::Settings::in_play();
     if let Some(proof) = hadron::prove_if_hadron(root, in_play, budget, table, None, threads) {
         return proof;
     }
