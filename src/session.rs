@@ -13,7 +13,7 @@ use crate::search::time::{LagMeter, TimeManager};
 use crate::search::{
     Context, Evaluator, Limits, Report, Root, SearchResult, SearchSettings, Searcher, Setup,
 };
-use crate::solve::ProofTable;
+use crate::solve::{self, ProofTable};
 use crate::tools::perft;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -151,6 +151,14 @@ pub trait Session: Send {
     fn picture(&self) -> Picture;
 }
 
+/// What a searcher was built for: a searcher by name, with or without
+/// the game's oracle (which proofs during play bring).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BuiltFor {
+    name: &'static str,
+    proving: bool,
+}
+
 pub struct GameSession<G: Game> {
     config: GameConfig,
     /// The start position of this game (parameters included).
@@ -166,7 +174,8 @@ pub struct GameSession<G: Game> {
     /// searchers are built with.
     profile: Profile,
     setup: Setup<G>,
-    searcher: Option<(&'static str, Box<dyn Searcher<G>>)>,
+    /// The searcher, by what it was built for.
+    searcher: Option<(BuiltFor, Box<dyn Searcher<G>>)>,
     /// How late this engine's moves have been on the clock.
     lag: LagMeter,
     /// The proof table while `Proofs` is on (and `Hash` leaves room for it).
@@ -207,6 +216,7 @@ impl<G: Game> GameSession<G> {
         let setup = Setup {
             mcts: profile.mcts.clone(),
             evaluator: evaluator.filter(|_| profiles.learned.is_some()),
+            oracle: solve::oracle::<G>(),
             alphabeta: profile.alphabeta.clone(),
         };
         (profile, setup)
@@ -346,18 +356,22 @@ impl<G: Game> Session for GameSession<G> {
 
     fn prepare(&mut self, engine: &Engine) -> Vec<String> {
         let name = self.resolve(engine.searcher);
-        if self.searcher.as_ref().is_none_or(|(n, _)| *n != name) {
+        let auto = engine.searcher == searcher::AUTO.name;
+        let proving = engine.proofs && (!auto || self.profile.proofs);
+        let built_for = BuiltFor { name, proving };
+        if self.searcher.as_ref().is_none_or(|(k, _)| *k != built_for) {
             // The old searcher's memory goes before the new one's comes.
             self.searcher = None;
-            match searcher::build::<G>(name, &self.setup) {
-                Some(built) => self.searcher = Some((name, built)),
+            // Exact values at leaves are proofs during play too.
+            let mut setup = self.setup.clone();
+            setup.oracle = setup.oracle.filter(|_| proving);
+            match searcher::build::<G>(name, &setup) {
+                Some(built) => self.searcher = Some((built_for, built)),
                 None => return vec![format!("unknown searcher '{name}'")],
             }
         }
         let (_, searcher) = self.searcher.as_ref().expect("built above");
-        let auto = engine.searcher == searcher::AUTO.name;
-        let table_mb = if engine.proofs && searcher.takes_proofs() && (!auto || self.profile.proofs)
-        {
+        let table_mb = if proving && searcher.takes_proofs() {
             proofs::table_mb(engine.hash_mb)
         } else {
             0

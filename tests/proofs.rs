@@ -331,3 +331,23 @@ fn hadron_7_mid_game_is_proven_during_play_by_its_regions() {
     let (score, _) = engine.play(&after, 2000);
     assert!(score.starts_with("mate -"), "after {mv}: '{score}'");
 }
+
+/// MCTS asks the game's oracle at its leaves (Hadron: the sum of the
+/// values of small regions), so it proves a Hadron 7x7 position sixteen
+/// plies in under a node limit, where no proof runs before the search;
+/// with `Proofs false` it searches without the oracle and proves nothing.
+#[test]
+fn mcts_proves_hadron_7_at_its_leaves_unless_proofs_are_off() {
+    let position = "position startpos moves b6 e1 g5 c2 a5 g7 d4 g1 f3 e5 f5 d7 b3 a2 c5 a3";
+    let mut engine = Engine::new(&config("hadron", 7, ""));
+    engine.send("setoption name Search value mcts");
+    engine.send(position);
+    let (lines, _) = engine.go("go nodes 20000");
+    let score = last_field(&lines, "score", 2);
+    assert!(score.starts_with("mate"), "with leaf proofs: '{score}'");
+    engine.send("setoption name Proofs value false");
+    engine.send(position);
+    let (lines, _) = engine.go("go nodes 20000");
+    let score = last_field(&lines, "score", 2);
+    assert!(!score.starts_with("mate"), "without: '{score}'");
+}

@@ -155,6 +155,7 @@ impl<G: Game> Run<'_, G> {
         let setup = Setup {
             mcts: profile.mcts.clone(),
             evaluator,
+            oracle: None,
             alphabeta: profile.alphabeta.clone(),
         };
         Ok((setup, name))

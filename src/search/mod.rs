@@ -14,7 +14,7 @@ pub mod time;
 pub mod tt;
 pub mod uct_plain;
 
-pub use searcher::{Evaluator, Plugin, Root, Searcher, SearcherInfo, Setup};
+pub use searcher::{Evaluator, Oracle, Plugin, Root, Searcher, SearcherInfo, Setup};
 
 use crate::games::Game;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,7 +5,7 @@
 use super::alphabeta::AlphaBetaConfig;
 use super::mcts::MctsConfig;
 use super::{Context, Limits, SearchResult, SearchSettings};
-use crate::games::Game;
+use crate::games::{Game, Outcome};
 use std::sync::Arc;
 
 /// Where a search starts: the position, and the game's path to it (the
@@ -31,11 +31,21 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn value(&self, state: &G) -> f32;
 }
 
+/// Exact values where they come cheap: a game's solver that decides some
+/// positions without search (Hadron's sums of small regions).
+pub trait Oracle<G: Game>: Send + Sync {
+    /// The value of `state` under perfect play and an upper bound on the
+    /// plies left to the end of the game, or `None` when it cannot tell
+    /// cheaply.
+    fn decide(&self, state: &G) -> Option<(Outcome, u32)>;
+}
+
 /// What a game hands every searcher it builds: its tuned defaults and its
 /// knowledge, if any.
 pub struct Setup<G: Game> {
     pub mcts: MctsConfig,
     pub evaluator: Option<Arc<dyn Evaluator<G>>>,
+    pub oracle: Option<Arc<dyn Oracle<G>>>,
     pub alphabeta: AlphaBetaConfig,
 }
 
@@ -44,6 +54,7 @@ impl<G: Game> Clone for Setup<G> {
         Setup {
             mcts: self.mcts.clone(),
             evaluator: self.evaluator.clone(),
+            oracle: self.oracle.clone(),
             alphabeta: self.alphabeta.clone(),
         }
     }
@@ -54,6 +65,7 @@ impl<G: Game> Default for Setup<G> {
         Setup {
             mcts: MctsConfig::tuned(),
             evaluator: None,
+            oracle: None,
             alphabeta: AlphaBetaConfig::default(),
         }
     }

@@ -41,10 +41,12 @@ use crate::games::hadron::Hadron;
 use crate::games::square::transform as square_transform;
 use crate::games::zobrist::mix64;
 use crate::games::{CompactMove, Game, Outcome, Seat};
+use crate::search::Oracle;
 use fxhash::FxHashMap;
-use std::any::Any;
+use std::any::{Any, TypeId};
+use std::sync::Arc;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Regions of at most this many cells are folded into the sum S.
 pub const DEFAULT_SMALL: u32 = 12;
@@ -53,9 +55,9 @@ pub const DEFAULT_SMALL: u32 = 12;
 /// strategies) and the CPU time threefold; far larger sums (on 6x6) cost more
 /// than the search they save.
 pub const DEFAULT_SUM_LIMIT: u64 = 1_000_000;
-/// The sum limit during play (proofs before a move): a sum costs about the
-/// product of its terms' weights, and nothing stops it midway, so only
-/// sums of a millisecond or so are added up there.
+/// The sum limit during play (proofs before a move, leaves of MCTS): a sum
+/// costs about the product of its terms' weights, and nothing stops it
+/// midway, so only sums of a millisecond or so are added up there.
 pub const IN_PLAY_SUM_LIMIT: u64 = 10_000;
 
 /// The largest board the region solver handles (64-bit boards).
@@ -381,9 +383,12 @@ pub fn warm_regions(n: usize) -> usize {
 }
 
 /// Contexts kept between calls with `keep_warm` (region values are facts
-/// about shapes, whatever position they were met in), at most one per
-/// board side.
+/// about shapes, whatever position they were met in), at most
+/// [`WARM_PER_SIDE`] per board side: one per thread that uses them at once
+/// (the proof before a search, then each search thread's leaves).
 static WARM: Mutex<Vec<Context>> = Mutex::new(Vec::new());
+
+const WARM_PER_SIDE: usize = 4;
 
 /// Per-thread caches of the region solver.
 pub struct Context {
@@ -480,9 +485,17 @@ impl Context {
         }
         let mut pool = WARM.lock().unwrap_or_else(|p| p.into_inner());
         let n = self.geo.n;
-        // With several solver threads, the one that learned most stays.
-        if let Some(at) = pool.iter().position(|c| c.geo.n == n) {
-            if pool[at].approx_bytes() >= self.approx_bytes() {
+        let same_side = pool.iter().filter(|c| c.geo.n == n).count();
+        if same_side >= WARM_PER_SIDE {
+            // Full: the one that learned least goes (this one, or another).
+            let (at, least) = pool
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.geo.n == n)
+                .map(|(i, c)| (i, c.approx_bytes()))
+                .min_by_key(|&(_, bytes)| bytes)
+                .expect("a context of this side");
+            if least >= self.approx_bytes() {
                 return;
             }
             pool.swap_remove(at);
@@ -556,6 +569,45 @@ impl Context {
     fn raw_key(&self, region: u64, red: u64, blue: u64) -> [u64; 3] {
         let halo = self.geo.spread(region);
         [region, red & halo, blue & halo]
+    }
+
+    /// The value of the position when every live region is small and
+    /// their sum cheap, with the live cell count, which bounds the plies
+    /// left (each placement fills one); `None` otherwise, or when the
+    /// deadline cut a region's value short.
+    fn decide_small(&mut self, red: u64, blue: u64, mover: Seat) -> Option<(Outcome, u32)> {
+        let geo = self.geo;
+        let counts = Counts::of(geo, red, blue);
+        let live = counts.live(geo, geo.board & !(red | blue));
+        let legal = counts.legal();
+        let mut parts = std::mem::take(&mut self.scratch);
+        components(geo, live, &mut parts);
+        let mut sum = Some(ZERO);
+        let mut cost = 1u64;
+        for &part in &parts {
+            if part & legal == 0 {
+                continue;
+            }
+            if part.count_ones() > self.small {
+                sum = None;
+                break;
+            }
+            let v = self.region_value(part, red, blue);
+            cost = cost.saturating_mul(self.cgt.weight(v) as u64);
+            if self.interrupted || cost > self.sum_limit {
+                sum = None;
+                break;
+            }
+            sum = sum.map(|s| self.cgt.add(s, v));
+        }
+        self.scratch = parts;
+        let sum = sum?;
+        let wins = match mover {
+            Seat::P1 => self.cgt.left_wins_first(sum),
+            Seat::P2 => self.cgt.right_wins_first(sum),
+        };
+        let winner = if wins { mover } else { mover.other() };
+        Some((Outcome::Win(winner), live.count_ones()))
     }
 
     /// The canonical value of the live region `region` (Red = Left).
@@ -913,6 +965,37 @@ impl Node for SumNode {
             ctx.give_back();
         }
     }
+}
+
+/// How long one leaf's region values may take to compute (a leaf costs
+/// microseconds once its regions' shapes are known).
+const ORACLE_TIME: Duration = Duration::from_millis(2);
+
+/// Hadron positions decided where every live region is small: the sum of
+/// their values, no search (the [`Oracle`] of MCTS leaves).
+struct RegionOracle;
+
+impl<G: Game> Oracle<G> for RegionOracle {
+    fn decide(&self, state: &G) -> Option<(Outcome, u32)> {
+        let hadron = (state as &dyn Any).downcast_ref::<Hadron<u64>>()?;
+        let n = hadron.size();
+        if n > MAX_SIDE {
+            return None;
+        }
+        let [red, blue] = hadron.tiles();
+        let deadline = Instant::now() + ORACLE_TIME;
+        let settings = Settings::in_play();
+        let mut ctx = Context::for_search(n, settings, Some(deadline));
+        let value = ctx.decide_small(red, blue, hadron.side_to_move());
+        ctx.give_back();
+        value
+    }
+}
+
+/// The oracle for `G` when it is a Hadron board the region solver handles.
+pub fn oracle_for<G: Game>() -> Option<Arc<dyn Oracle<G>>> {
+    (TypeId::of::<G>() == TypeId::of::<Hadron<u64>>())
+        .then(|| Arc::new(RegionOracle) as Arc<dyn Oracle<G>>)
 }
 
 /// Runs the region solver when `game` is a Hadron board it handles

@@ -154,6 +154,13 @@ impl<M> Proof<M> {
     }
 }
 
+/// Exact values that searchers may ask for at their leaves, for games where
+/// the solver decides some positions without search (Hadron boards up to
+/// 8x8: every live region small).
+pub fn oracle<G: Game>() -> Option<std::sync::Arc<dyn crate::search::Oracle<G>>> {
+    hadron::oracle_for::<G>()
+}
+
 /// Proves the value of `root` within `budget` with `threads` searches, for
 /// use during play: cheap to call again and again with the same `table`
 /// (what was proven stays there, bounded by its size). Hadron boards up to

@@ -26,7 +26,7 @@ use super::mate::{self, MateBudget};
 use super::searcher::GamePath;
 use super::time::TimeManager;
 use super::{
-    Context, Evaluator, Limits, Plugin, Report, Root, RootMove, Score, SearchResult,
+    Context, Evaluator, Limits, Oracle, Plugin, Report, Root, RootMove, Score, SearchResult,
     SearchSettings, Searcher, Setup, Tuning, Variation, win_rate_to_cp,
 };
 use crate::games::{CompactMove, Game, Seat};
@@ -159,6 +159,8 @@ pub(super) struct Shared<'a, G: Game> {
     tree: &'a Tree,
     config: &'a MctsConfig,
     evaluator: Option<&'a dyn Evaluator<G>>,
+    /// Decides leaves exactly where that is cheap (they become proven).
+    oracle: Option<&'a dyn Oracle<G>>,
     /// Iterations: claimed one by one under a node limit (exact), else
     /// published in batches.
     iterations: AtomicU64,
@@ -263,6 +265,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
             tree,
             config: &config,
             evaluator: self.setup.evaluator.as_deref(),
+            oracle: self.setup.oracle.as_deref(),
             iterations: AtomicU64::new(0),
             depth_sum: AtomicU64::new(0),
             max_depth: AtomicU32::new(0),

@@ -189,6 +189,11 @@ impl<G: Game> Worker<G> {
     /// The value of a leaf: the learned value, a playout, or a mix; a leaf
     /// found to have no moves becomes a proven terminal.
     fn evaluate_leaf(&mut self, shared: &Shared<G>, node: usize, state: &mut G) -> Reward {
+        if let Some(oracle) = shared.oracle
+            && let Some((outcome, plies)) = oracle.decide(state)
+        {
+            return self.mark_proven(shared, node, outcome, plies);
+        }
         let weight = shared.config.value_weight;
         let Some(evaluator) = shared.evaluator.filter(|_| weight > 0.0) else {
             return self.playout(shared, node, state);
@@ -210,9 +215,21 @@ impl<G: Game> Worker<G> {
     }
 
     fn mark_terminal(&mut self, shared: &Shared<G>, node: usize, outcome: Outcome) -> Reward {
+        self.mark_proven(shared, node, outcome, 0)
+    }
+
+    /// A leaf whose value is known (the game is over, or an oracle
+    /// decided it, the end at most `plies` away): never expanded.
+    fn mark_proven(
+        &mut self,
+        shared: &Shared<G>,
+        node: usize,
+        outcome: Outcome,
+        plies: u32,
+    ) -> Reward {
         let n = &shared.nodes()[node];
         if n.transition(State::Unexpanded, State::Terminal) {
-            n.set_proof(Proof::of(outcome), 0);
+            n.set_proof(Proof::of(outcome), plies);
         }
         Reward::Exact(outcome)
     }
