@@ -1,11 +1,11 @@
 //! Proofs during play (the `Proofs` option): before a timed search, the
 //! session gives the proof search (`solve::prove`: df-pn, in Hadron over
-//! sums of regions) a share of the move's time. A proven win is played at once, its distance made exact by a mate
-//! search where one finishes; a proven draw is searched as usual (an
-//! opponent may still err) but its move is checked, and one that the check
-//! proves to lose gives way to the proof's drawing move; a proven loss is
-//! searched as usual (for the longest resistance the searcher finds) and
-//! reported as one.
+//! sums of regions) a share of the move's time. A proven win is played at
+//! once, its distance made exact by a mate search where one finishes; a
+//! proven draw is searched as usual (an opponent may still err) but its
+//! move is checked, and one that the check proves to lose gives way to the
+//! proof's drawing move; a proven loss is searched as usual (for the
+//! longest resistance the searcher finds) and reported as one.
 
 use crate::games::{Game, Outcome};
 use crate::search::mate::{self, MateBudget};
