@@ -46,7 +46,7 @@ use fxhash::FxHashMap;
 use std::any::{Any, TypeId};
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Regions of at most this many cells are folded into the sum S.
 pub const DEFAULT_SMALL: u32 = 12;
@@ -412,6 +412,8 @@ pub struct Context {
     /// would otherwise overrun the budget: the search looks at the clock
     /// only between positions).
     deadline: Option<Instant>,
+    /// Region shapes still allowed to be computed (`None`: no limit).
+    new_shapes: Option<u32>,
     /// A region value was cut short: nothing made since is right (see
     /// [`Node::interrupted`]); no cache holds such a value.
     interrupted: bool,
@@ -443,6 +445,7 @@ impl Context {
             sum_limit: settings.sum_limit,
             scratch: Vec::new(),
             deadline: None,
+            new_shapes: None,
             interrupted: false,
             keep_warm: settings.keep_warm,
         }
@@ -467,6 +470,7 @@ impl Context {
             None => Context::new(n, settings),
         };
         ctx.deadline = deadline;
+        ctx.new_shapes = None;
         ctx.interrupted = false;
         ctx
     }
@@ -574,7 +578,7 @@ impl Context {
     /// The value of the position when every live region is small and
     /// their sum cheap, with the live cell count, which bounds the plies
     /// left (each placement fills one); `None` otherwise, or when the
-    /// deadline cut a region's value short.
+    /// deadline or the shape budget cut a region's value short.
     fn decide_small(&mut self, red: u64, blue: u64, mover: Seat) -> Option<(Outcome, u32)> {
         let geo = self.geo;
         let counts = Counts::of(geo, red, blue);
@@ -633,9 +637,13 @@ impl Context {
         if let Some(&v) = self.regions.get(&key) {
             return if swapped { self.cgt.neg(v) } else { v };
         }
-        if self.interrupted || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        let out_of_shapes = self.new_shapes.is_some_and(|left| left == 0);
+        if self.interrupted || out_of_shapes || self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.interrupted = true;
             return ZERO;
+        }
+        if let Some(left) = &mut self.new_shapes {
+            *left -= 1;
         }
         let legal = region & counts.legal();
         let mut options = [Vec::new(), Vec::new()];
@@ -967,9 +975,10 @@ impl Node for SumNode {
     }
 }
 
-/// How long one leaf's region values may take to compute (a leaf costs
-/// microseconds once its regions' shapes are known).
-const ORACLE_TIME: Duration = Duration::from_millis(2);
+/// How many region shapes one leaf may compute (a leaf costs microseconds
+/// once its regions' shapes are known). A count, not a time, so that a
+/// search under a node limit plays the same every time.
+const ORACLE_SHAPES: u32 = 512;
 
 /// Hadron positions decided where every live region is small: the sum of
 /// their values, no search (the [`Oracle`] of MCTS leaves).
@@ -983,9 +992,8 @@ impl<G: Game> Oracle<G> for RegionOracle {
             return None;
         }
         let [red, blue] = hadron.tiles();
-        let deadline = Instant::now() + ORACLE_TIME;
-        let settings = Settings::in_play();
-        let mut ctx = Context::for_search(n, settings, Some(deadline));
+        let mut ctx = Context::for_search(n, Settings::in_play(), None);
+        ctx.new_shapes = Some(ORACLE_SHAPES);
         let value = ctx.decide_small(red, blue, hadron.side_to_move());
         ctx.give_back();
         value
