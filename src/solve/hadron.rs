@@ -451,11 +451,22 @@ impl Context {
         }
     }
 
-    /// A context for one search: with `keep_warm`, the one the last call
-    /// gave back for this board side if any, with these settings.
+    /// A context for one search: with `keep_warm`, one that an earlier
+    /// call gave back to [`WARM`] for this board side if any, with these
+    /// settings.
     fn for_search(n: usize, settings: Settings, deadline: Option<Instant>) -> Self {
+        Context::from_pool(&WARM, n, settings, deadline)
+    }
+
+    /// A context from `pool` (see [`Context::for_search`]).
+    fn from_pool(
+        pool: &Mutex<Vec<Context>>,
+        n: usize,
+        settings: Settings,
+        deadline: Option<Instant>,
+    ) -> Self {
         let warm = settings.keep_warm.then(|| {
-            let mut pool = WARM.lock().unwrap_or_else(|p| p.into_inner());
+            let mut pool = pool.lock().unwrap_or_else(|p| p.into_inner());
             let at = pool.iter().position(|c| c.geo.n == n)?;
             Some(pool.swap_remove(at))
         });
@@ -475,8 +486,13 @@ impl Context {
         ctx
     }
 
-    /// Keeps this context for the next call, within [`WARM_BYTES`].
-    fn give_back(mut self) {
+    /// Keeps this context in [`WARM`] for the next call.
+    fn give_back(self) {
+        self.give_back_to(&WARM);
+    }
+
+    /// Keeps this context in `pool`, within [`WARM_BYTES`].
+    fn give_back_to(mut self, pool: &Mutex<Vec<Context>>) {
         if self.approx_bytes() > WARM_BYTES {
             self.cgt.forget_memos();
             self.raw_values = FxHashMap::default();
@@ -487,7 +503,7 @@ impl Context {
             let _ = std::thread::Builder::new().spawn(move || drop(self));
             return;
         }
-        let mut pool = WARM.lock().unwrap_or_else(|p| p.into_inner());
+        let mut pool = pool.lock().unwrap_or_else(|p| p.into_inner());
         let n = self.geo.n;
         let same_side = pool.iter().filter(|c| c.geo.n == n).count();
         if same_side >= WARM_PER_SIDE {
@@ -982,7 +998,13 @@ const ORACLE_SHAPES: u32 = 512;
 
 /// Hadron positions decided where every live region is small: the sum of
 /// their values, no search (the [`Oracle`] of MCTS leaves).
-struct RegionOracle;
+struct RegionOracle {
+    /// Its own warm contexts, not [`WARM`]: what a leaf decides within its
+    /// budget of shapes depends on what the cache holds, so a node-limited
+    /// search repeats exactly only if no other search (another session, a
+    /// proof before a move) fills that cache.
+    warm: Mutex<Vec<Context>>,
+}
 
 impl<G: Game> Oracle<G> for RegionOracle {
     fn decide(&self, state: &G) -> Option<(Outcome, u32)> {
@@ -992,18 +1014,21 @@ impl<G: Game> Oracle<G> for RegionOracle {
             return None;
         }
         let [red, blue] = hadron.tiles();
-        let mut ctx = Context::for_search(n, Settings::in_play(), None);
+        let mut ctx = Context::from_pool(&self.warm, n, Settings::in_play(), None);
         ctx.new_shapes = Some(ORACLE_SHAPES);
         let value = ctx.decide_small(red, blue, hadron.side_to_move());
-        ctx.give_back();
+        ctx.give_back_to(&self.warm);
         value
     }
 }
 
 /// The oracle for `G` when it is a Hadron board the region solver handles.
 pub fn oracle_for<G: Game>() -> Option<Arc<dyn Oracle<G>>> {
-    (TypeId::of::<G>() == TypeId::of::<Hadron<u64>>())
-        .then(|| Arc::new(RegionOracle) as Arc<dyn Oracle<G>>)
+    (TypeId::of::<G>() == TypeId::of::<Hadron<u64>>()).then(|| {
+        Arc::new(RegionOracle {
+            warm: Mutex::new(Vec::new()),
+        }) as Arc<dyn Oracle<G>>
+    })
 }
 
 /// Runs the region solver when `game` is a Hadron board it handles
