@@ -299,6 +299,24 @@ fn hadron_region_solver_agrees_with_plain_dfpn_and_naive_search() {
     );
 }
 
+/// The value the generic df-pn proves without a budget (the reference the
+/// Hadron-specific checks below are held to).
+fn plain_dfpn_value<G: Game>(game: &G) -> Option<Outcome> {
+    let plain = SolveOptions {
+        plain: true,
+        ..SolveOptions::default()
+    };
+    solve_game(
+        game,
+        &Budget::default(),
+        &ProofTable::new(16),
+        None,
+        1,
+        &plain,
+    )
+    .value
+}
+
 /// Proofs during play (`solve::prove`) cut short by their deadline, often
 /// while a region value is being computed, against the plain df-pn.
 struct CutShortCheck<'t> {
@@ -311,20 +329,7 @@ impl GameVisitor for CutShortCheck<'_> {
     type Output = (usize, usize);
     fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> (usize, usize) {
         let game = start.read_position(&self.text).expect("own position text");
-        let plain = SolveOptions {
-            plain: true,
-            ..SolveOptions::default()
-        };
-        let expected = solve_game(
-            &game,
-            &Budget::default(),
-            &ProofTable::new(16),
-            None,
-            1,
-            &plain,
-        )
-        .value
-        .expect("solved without a budget");
+        let expected = plain_dfpn_value(&game).expect("solved without a budget");
         let (mut unknown, mut known) = (0, 0);
         for micros in [20, 60, 200, 600, 2000, 6000] {
             let deadline = Instant::now() + Duration::from_micros(micros);
@@ -395,20 +400,8 @@ impl GameVisitor for OracleCheck {
         let Some((value, plies)) = oracle.decide(&game) else {
             return false;
         };
-        let plain = SolveOptions {
-            plain: true,
-            ..SolveOptions::default()
-        };
-        let proof = solve_game(
-            &game,
-            &Budget::default(),
-            &ProofTable::new(16),
-            None,
-            1,
-            &plain,
-        );
         assert_eq!(
-            proof.value,
+            plain_dfpn_value(&game),
             Some(value),
             "oracle and df-pn disagree on {}",
             self.text

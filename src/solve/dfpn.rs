@@ -46,6 +46,14 @@ pub struct Searched {
 }
 
 impl Searched {
+    /// Nothing known yet (or nothing that may be trusted).
+    const UNKNOWN: Searched = Searched {
+        phi: 1,
+        delta: 1,
+        plies: 0,
+        loop_ply: NO_LOOP,
+    };
+
     fn is_final(&self) -> bool {
         self.phi == 0 || self.delta == 0
     }
@@ -165,15 +173,7 @@ impl<'a, N: Node> Dfpn<'a, N> {
             return (self.final_for(mover, outcome), None);
         }
         self.path.push(root.repetition_key());
-        let mut result = (
-            Searched {
-                phi: 1,
-                delta: 1,
-                plies: 0,
-                loop_ply: NO_LOOP,
-            },
-            None,
-        );
+        let mut result = (Searched::UNKNOWN, None);
         while !self.aborted {
             result = self.mid(root, 0, INF, INF);
             if result.0.is_final() {
@@ -183,15 +183,7 @@ impl<'a, N: Node> Dfpn<'a, N> {
         if N::interrupted(&self.ctx) {
             // Whatever was found rests partly on positions made after the
             // context stopped work: it is not a result.
-            result = (
-                Searched {
-                    phi: 1,
-                    delta: 1,
-                    plies: 0,
-                    loop_ply: NO_LOOP,
-                },
-                None,
-            );
+            result = (Searched::UNKNOWN, None);
         }
         result
     }
