@@ -386,20 +386,33 @@ fn hadron_proofs_cut_short_inside_a_move_never_give_or_store_a_wrong_value() {
 }
 
 /// The oracle MCTS asks at its leaves (Hadron: every live region small,
-/// their values summed) against the plain df-pn, where it decides.
+/// their values summed) against the plain df-pn, where it decides; and a
+/// fresh oracle whose deadline has passed, which must not answer where it
+/// has region values to compute.
 struct OracleCheck {
     text: String,
 }
 
 impl GameVisitor for OracleCheck {
-    /// Whether the oracle decided the position.
-    type Output = bool;
-    fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> bool {
+    /// Whether the oracle decided the position, and whether the passed
+    /// deadline stopped a fresh one from deciding it.
+    type Output = (bool, bool);
+    fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> (bool, bool) {
         let game = start.read_position(&self.text).expect("own position text");
+        let late = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");
+        let hurried = late.decide(&game, Some(Instant::now()));
         let oracle = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");
-        let Some((value, plies)) = oracle.decide(&game) else {
-            return false;
+        let Some((value, plies)) = oracle.decide(&game, None) else {
+            assert_eq!(
+                hurried, None,
+                "{}: decided only past its deadline",
+                self.text
+            );
+            return (false, false);
         };
+        if let Some(answer) = hurried {
+            assert_eq!(answer, (value, plies), "{}", self.text);
+        }
         assert_eq!(
             plain_dfpn_value(&game),
             Some(value),
@@ -414,13 +427,13 @@ impl GameVisitor for OracleCheck {
             self.text,
             moves.len()
         );
-        true
+        (true, hurried.is_none())
     }
 }
 
 #[test]
 fn hadron_oracle_agrees_with_plain_dfpn_where_it_decides() {
-    let (mut decided, mut total) = (0, 0);
+    let (mut decided, mut cut, mut total) = (0, 0, 0);
     for (size, plies, count) in [
         (5, 4, 20),
         (5, 8, 20),
@@ -429,12 +442,18 @@ fn hadron_oracle_agrees_with_plain_dfpn_where_it_decides() {
         (7, 20, 20),
     ] {
         for p in hadron_positions(size, plies, count, 5 + plies as u64) {
-            decided += registry::with_game(&p.config, OracleCheck { text: p.text }).expect("hadron")
-                as usize;
+            let (yes, late) =
+                registry::with_game(&p.config, OracleCheck { text: p.text }).expect("hadron");
+            decided += yes as usize;
+            cut += late as usize;
             total += 1;
         }
     }
-    eprintln!("the oracle decided {decided} of {total} positions");
+    eprintln!("the oracle decided {decided} of {total} positions ({cut} not by a passed deadline)");
+    assert!(
+        cut > 0,
+        "a passed deadline never stopped the oracle: it does not look at it"
+    );
     // 24 of the 100 when this was written: the others have a big region.
     assert!(
         decided >= 10,

@@ -7,6 +7,7 @@ use super::mcts::MctsConfig;
 use super::{Context, Limits, SearchResult, SearchSettings};
 use crate::games::{Game, Outcome};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Where a search starts: the position, and the game's path to it (the
 /// start position's key and the packed moves since), so that a searcher
@@ -36,8 +37,9 @@ pub trait Evaluator<G: Game>: Send + Sync {
 pub trait Oracle<G: Game>: Send + Sync {
     /// The value of `state` under perfect play and an upper bound on the
     /// plies left to the end of the game, or `None` when it cannot tell
-    /// cheaply.
-    fn decide(&self, state: &G) -> Option<(Outcome, u32)>;
+    /// cheaply or by `deadline` (a timed search's hard limit: none under
+    /// a node limit, so that such a search repeats exactly).
+    fn decide(&self, state: &G, deadline: Option<Instant>) -> Option<(Outcome, u32)>;
 }
 
 /// What a game hands every searcher it builds: its tuned defaults and its

@@ -1007,14 +1007,14 @@ struct RegionOracle {
 }
 
 impl<G: Game> Oracle<G> for RegionOracle {
-    fn decide(&self, state: &G) -> Option<(Outcome, u32)> {
+    fn decide(&self, state: &G, deadline: Option<Instant>) -> Option<(Outcome, u32)> {
         let hadron = (state as &dyn Any).downcast_ref::<Hadron<u64>>()?;
         let n = hadron.size();
         if n > MAX_SIDE {
             return None;
         }
         let [red, blue] = hadron.tiles();
-        let mut ctx = Context::from_pool(&self.warm, n, Settings::in_play(), None);
+        let mut ctx = Context::from_pool(&self.warm, n, Settings::in_play(), deadline);
         ctx.new_shapes = Some(ORACLE_SHAPES);
         let value = ctx.decide_small(red, blue, hadron.side_to_move());
         ctx.give_back_to(&self.warm);

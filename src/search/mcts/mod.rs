@@ -33,7 +33,7 @@ use crate::games::{CompactMove, Game, Seat};
 use select::best_child;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tree::{Proof, RELAXED, State, Tree};
 use worker::Worker;
 
@@ -161,6 +161,9 @@ pub(super) struct Shared<'a, G: Game> {
     evaluator: Option<&'a dyn Evaluator<G>>,
     /// Decides leaves exactly where that is cheap (they become proven).
     oracle: Option<&'a dyn Oracle<G>>,
+    /// A timed search's hard limit, which the oracle must not pass (one
+    /// leaf's region values can take longer than a whole move).
+    deadline: Option<Instant>,
     /// Iterations: claimed one by one under a node limit (exact), else
     /// published in batches.
     iterations: AtomicU64,
@@ -266,6 +269,10 @@ impl<G: Game> Searcher<G> for Mcts<G> {
             config: &config,
             evaluator: self.setup.evaluator.as_deref(),
             oracle: self.setup.oracle.as_deref(),
+            deadline: time
+                .hard()
+                .filter(|_| limits.is_timed())
+                .map(|hard| ctx.start + hard),
             iterations: AtomicU64::new(0),
             depth_sum: AtomicU64::new(0),
             max_depth: AtomicU32::new(0),

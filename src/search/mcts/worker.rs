@@ -190,7 +190,7 @@ impl<G: Game> Worker<G> {
     /// found to have no moves becomes a proven terminal.
     fn evaluate_leaf(&mut self, shared: &Shared<G>, node: usize, state: &mut G) -> Reward {
         if let Some(oracle) = shared.oracle
-            && let Some((outcome, plies)) = oracle.decide(state)
+            && let Some((outcome, plies)) = oracle.decide(state, shared.deadline)
         {
             return self.mark_proven(shared, node, outcome, plies);
         }
