@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Where a match's games were decided: for each game of a `quintet match`
+record, the exact value (`quintet solve`) of its position at the first of
+some plies the solver settles within a time limit, against the real result.
+
+It splits an engine's score into the two things that make it: how often it
+held the won seat when the solver first reaches (the play before that), and
+how often each engine converted a won seat into a win (the play after).
+With both engines level at that ply, an engine converting every won seat
+scores 0.5 + (the opponent's failures to convert) / 2 at most.
+
+Usage: bench/decided.py RECORDS [--bin QUINTET] [--time S] [--plies 10,12,14]
+       [--jobs N]
+
+The game, size and variant come from the record's settings line. Positions
+the solver does not settle at any of the plies are counted as unknown.
+"""
+
+import argparse
+import collections
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
+
+
+def fields(line):
+    return {k: v.strip('"') for k, v in FIELD.findall(line)}
+
+
+def read_record(path):
+    settings, games = None, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# settings:"):
+                settings = fields(line)
+            elif line.startswith("game="):
+                games.append(fields(line))
+    if settings is None:
+        sys.exit(f"{path}: no '# settings:' line (not a quintet match record?)")
+    return settings, games
+
+
+def opening_moves(game):
+    words = game.get("opening", "").split()
+    if words[:1] != ["moves"]:
+        sys.exit(f"game {game.get('game')}: only 'moves ...' openings are supported")
+    return words[1:]
+
+
+def winner_at(args, settings, moves):
+    """The seat (p1/p2) that wins with perfect play, or None if unsettled."""
+    cmd = [args.bin, "--game", settings["game"], "--size", settings["size"],
+           "--variant", settings.get("variant", "standard"), "solve",
+           "--moves", " ".join(moves), "--time", str(args.time)]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    last = (out.stdout.strip().splitlines() or [""])[-1].split()
+    if out.returncode != 0 or not last:
+        sys.exit(f"solve failed: {' '.join(cmd)}\n{out.stderr}")
+    return last[1] if last[0] == "winner" else None
+
+
+def judge(args, settings, game):
+    """(ply, engine holding the won seat) at the first settled ply, or (None, None)."""
+    opening, played = opening_moves(game), game.get("moves", "").split()
+    for ply in args.plies:
+        k = ply - len(opening)
+        if 0 <= k <= len(played):
+            seat = winner_at(args, settings, opening + played[:k])
+            if seat is not None:
+                return ply, game[seat]
+    return None, None
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("records")
+    p.add_argument("--bin", default="target/release/quintet")
+    p.add_argument("--time", type=float, default=3.0, help="seconds per solve")
+    p.add_argument("--plies", default="10,12,14")
+    p.add_argument("--jobs", type=int, default=2)
+    args = p.parse_args()
+    args.plies = [int(x) for x in args.plies.split(",")]
+    settings, games = read_record(args.records)
+    with ThreadPoolExecutor(args.jobs) as pool:
+        judged = list(pool.map(lambda g: judge(args, settings, g), games))
+    held = collections.Counter()
+    converted = collections.Counter()
+    unknown = collections.Counter()
+    for game, (_, holder) in zip(games, judged):
+        if holder is None:
+            unknown[game["winner"]] += 1
+        else:
+            held[holder] += 1
+            converted[holder] += game["winner"] == holder
+    engines = sorted({g["p1"] for g in games} | {g["p2"] for g in games})
+    print(f"{args.records}: {len(games)} games, solved at plies "
+          f"{dict(sorted(collections.Counter(p for p, _ in judged if p).items()))}, "
+          f"unsettled {sum(unknown.values())}")
+    for name in engines:
+        wins = sum(g["winner"] == name for g in games)
+        rate = converted[name] / held[name] if held[name] else float("nan")
+        print(f"  {name}: won {wins}; held the won seat {held[name]}, "
+              f"converted {converted[name]} ({rate:.0%})")
+
+
+if __name__ == "__main__":
+    main()
