@@ -32,12 +32,15 @@ def fields(line):
 
 def read_record(path):
     settings, games = None, []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("# settings:"):
-                settings = fields(line)
-            elif line.startswith("game="):
-                games.append(fields(line))
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("# settings:"):
+                    settings = fields(line)
+                elif line.startswith("game="):
+                    games.append(fields(line))
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
     if settings is None:
         sys.exit(f"{path}: no '# settings:' line (not a quintet match record?)")
     return settings, games
@@ -55,7 +58,10 @@ def winner_at(args, settings, moves):
     cmd = [args.bin, "--game", settings["game"], "--size", settings["size"],
            "--variant", settings.get("variant", "standard"), "solve",
            "--moves", " ".join(moves), "--time", str(args.time)]
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        sys.exit(f"{args.bin}: {e.strerror} (build it: cargo build --release)")
     last = (out.stdout.strip().splitlines() or [""])[-1].split()
     if out.returncode != 0 or not last:
         sys.exit(f"solve failed: {' '.join(cmd)}\n{out.stderr}")
