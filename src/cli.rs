@@ -612,6 +612,12 @@ pub struct TrainArgs {
     /// Games this long are stopped as draws.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: u32,
+    /// Prove each finished game's positions from its end backwards, each
+    /// within this many solver nodes, until one is not settled; a proven
+    /// value replaces the game's result as that position's value target
+    /// (0: results only).
+    #[arg(long, value_name = "NODES", default_value_t = 0)]
+    pub exact_nodes: u64,
     /// Self-play games played at once.
     #[arg(long, default_value_t = 2)]
     pub concurrency: usize,
@@ -672,6 +678,7 @@ fn train_settings(options: &Options, args: &TrainArgs) -> Result<learn::TrainSet
             seed: options.search.seed,
             tuning: options.search.tuning.clone(),
         },
+        exact_nodes: args.exact_nodes,
         threads: args.concurrency.max(1),
         shard,
         window: args.window.max(1),

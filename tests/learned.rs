@@ -34,6 +34,7 @@ fn settings(dir: &Path, shard: Option<(u64, u64)>) -> TrainSettings {
             seed: 5,
             tuning: Tuning::default(),
         },
+        exact_nodes: 0,
         threads: 2,
         shard,
         window: 2,
@@ -87,6 +88,48 @@ fn training_is_deterministic_resumable_and_shardable() {
     learn::run(&hadron(4), &settings(&sharded, None)).unwrap();
     assert_eq!(Weights::read(&sharded.join("weights-2.qw")).unwrap(), first);
     for dir in [whole, again, sharded] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn exact_targets_are_recorded_and_shards_agree() {
+    let exact = |dir: &Path, shard| TrainSettings {
+        generations: 1,
+        exact_nodes: 2_000,
+        ..settings(dir, shard)
+    };
+    let whole = temp("train-exact");
+    learn::run(&hadron(5), &exact(&whole, None)).unwrap();
+    let games = |dir: &Path| GenerationData::new(dir.join("gen-0")).load().unwrap();
+    let recorded = games(&whole);
+    let (proven, plies) = recorded.values().fold((0, 0), |(p, n), game| {
+        let proven = game.plies.iter().filter(|ply| ply.exact.is_some()).count();
+        // The proven plies are the game's last ones.
+        assert!(
+            game.plies[game.plies.len() - proven..]
+                .iter()
+                .all(|ply| ply.exact.is_some())
+        );
+        (p + proven, n + game.plies.len())
+    });
+    assert!(
+        proven > 0 && proven < plies,
+        "{proven} of {plies} plies proven"
+    );
+    let log = std::fs::read_to_string(whole.join("log.txt")).unwrap();
+    assert!(
+        log.contains(&format!("({proven} with exact values")),
+        "{log}"
+    );
+
+    // Shards prove the same positions.
+    let sharded = temp("train-exact-shards");
+    learn::run(&hadron(5), &exact(&sharded, Some((2, 2)))).unwrap();
+    learn::run(&hadron(5), &exact(&sharded, Some((1, 2)))).unwrap();
+    assert_eq!(games(&sharded), recorded);
+
+    for dir in [whole, sharded] {
         let _ = std::fs::remove_dir_all(dir);
     }
 }

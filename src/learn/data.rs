@@ -6,7 +6,9 @@
 //! the result (`p1win`, `p2win`, `draw`), the start position text, the
 //! plies, and `end`. Plies are space-separated `MOVE|VISITS`, where VISITS
 //! is `-` for a ply that was not searched (a random opening move) or the
-//! searched root moves with their visit counts, `MOVE:N` joined by `,`.
+//! searched root moves with their visit counts, `MOVE:N` joined by `,`;
+//! a third field, `MOVE|VISITS|RESULT`, is the exact value of the position
+//! before the ply (`p1win`, `p2win`, `draw`) where the solver settled it.
 //! A line without its `end` (a run killed mid-write) is ignored.
 
 use crate::games::Outcome;
@@ -22,6 +24,8 @@ pub struct Ply {
     pub played: String,
     /// The searched root moves and their visits; `None` for an unsearched ply.
     pub visits: Option<Vec<(String, u32)>>,
+    /// The position's value for perfect play, where a proof settled it.
+    pub exact: Option<Outcome>,
 }
 
 /// One recorded game.
@@ -38,12 +42,18 @@ impl GameRecord {
         let plies: Vec<String> = self
             .plies
             .iter()
-            .map(|ply| match &ply.visits {
-                None => format!("{}|-", ply.played),
-                Some(visits) => {
-                    let list: Vec<String> =
-                        visits.iter().map(|(mv, n)| format!("{mv}:{n}")).collect();
-                    format!("{}|{}", ply.played, list.join(","))
+            .map(|ply| {
+                let visits = match &ply.visits {
+                    None => "-".to_string(),
+                    Some(visits) => {
+                        let list: Vec<String> =
+                            visits.iter().map(|(mv, n)| format!("{mv}:{n}")).collect();
+                        list.join(",")
+                    }
+                };
+                match ply.exact {
+                    None => format!("{}|{visits}", ply.played),
+                    Some(exact) => format!("{}|{visits}|{}", ply.played, exact.ugi_word()),
                 }
             })
             .collect();
@@ -64,12 +74,7 @@ impl GameRecord {
         let index = index
             .parse()
             .map_err(|_| format!("bad game index '{index}'"))?;
-        let outcome = match result {
-            "p1win" => Outcome::Win(Seat::P1),
-            "p2win" => Outcome::Win(Seat::P2),
-            "draw" => Outcome::Draw,
-            _ => return Err(format!("bad result '{result}'")),
-        };
+        let outcome = parse_result(result)?;
         let plies = plies
             .split_whitespace()
             .map(parse_ply)
@@ -83,10 +88,23 @@ impl GameRecord {
     }
 }
 
+fn parse_result(word: &str) -> Result<Outcome, String> {
+    match word {
+        "p1win" => Ok(Outcome::Win(Seat::P1)),
+        "p2win" => Ok(Outcome::Win(Seat::P2)),
+        "draw" => Ok(Outcome::Draw),
+        _ => Err(format!("bad result '{word}'")),
+    }
+}
+
 fn parse_ply(text: &str) -> Result<Ply, String> {
-    let (played, visits) = text
+    let (played, rest) = text
         .split_once('|')
         .ok_or_else(|| format!("bad ply '{text}'"))?;
+    let (visits, exact) = match rest.split_once('|') {
+        None => (rest, None),
+        Some((visits, exact)) => (visits, Some(parse_result(exact)?)),
+    };
     let visits = if visits == "-" {
         None
     } else {
@@ -105,6 +123,7 @@ fn parse_ply(text: &str) -> Result<Ply, String> {
     Ok(Ply {
         played: played.to_string(),
         visits,
+        exact,
     })
 }
 
@@ -220,10 +239,17 @@ mod tests {
                 Ply {
                     played: "a1".into(),
                     visits: None,
+                    exact: None,
                 },
                 Ply {
                     played: "B@e5+W@f7".into(),
                     visits: Some(vec![("B@e5+W@f7".into(), 12), ("c3".into(), 0)]),
+                    exact: Some(Outcome::Draw),
+                },
+                Ply {
+                    played: "c3".into(),
+                    visits: None,
+                    exact: Some(Outcome::Win(Seat::P1)),
                 },
             ],
         }
@@ -235,6 +261,12 @@ mod tests {
         assert_eq!(GameRecord::from_line(&r.to_line()).unwrap(), r);
         let line = r.to_line();
         assert!(GameRecord::from_line(&line[..line.len() - 5]).is_err());
+        assert!(line.contains("B@e5+W@f7:12,c3:0|draw c3|-|p1win\tend"));
+        // Records written before exact values existed still read.
+        let old = "game\t3\tdraw\tS\ta1|- b2|b2:3,c3:1\tend\n";
+        let plies = GameRecord::from_line(old).unwrap().plies;
+        assert_eq!((plies.len(), plies[1].exact), (2, None));
+        assert!(GameRecord::from_line(&old.replace("b2:3,c3:1", "b2:3|p3win")).is_err());
     }
 
     #[test]

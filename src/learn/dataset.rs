@@ -1,6 +1,7 @@
 //! Training samples: recorded games replayed, each position turned into
 //! its features, its moves' features, the policy target (the root's visit
-//! shares) and the value target (the game's result for the side to move).
+//! shares) and the value target (the position's exact value for the side
+//! to move where a proof settled it, else the game's result).
 
 use super::data::GameRecord;
 use crate::games::{CompactMove, FeatureRows, Game};
@@ -88,8 +89,9 @@ impl Dataset {
             }
             state.position_features(&mut self.pos_feats);
             self.pos_ends.push(self.pos_feats.len() as u32);
+            let value = step.exact.unwrap_or(record.outcome);
             self.value_target
-                .push(record.outcome.reward_for(state.side_to_move()));
+                .push(value.reward_for(state.side_to_move()));
             let first = self.move_ends.len() as u32;
             let mut count = 0;
             if let Some(visits) = &step.visits

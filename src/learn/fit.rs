@@ -267,6 +267,7 @@ mod tests {
                 plies.push(Ply {
                     played: state.format_move(mv),
                     visits: Some(visits),
+                    exact: None,
                 });
                 state.play(mv);
             }

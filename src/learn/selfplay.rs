@@ -80,6 +80,7 @@ pub fn play<G: Game>(
                     .map(|(m, n)| (state.format_move(m), n))
                     .collect()
             }),
+            exact: None,
         });
         state.play(mv);
         path.moves.push(mv.pack());

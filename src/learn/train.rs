@@ -11,6 +11,7 @@
 
 use super::data::{Appender, GenerationData};
 use super::dataset::Dataset;
+use super::exact::Labeler;
 use super::fit::{self, FitSettings, Metrics};
 use super::selfplay::{self, SelfPlay};
 use crate::games::{Game, GameConfig};
@@ -34,6 +35,8 @@ pub struct TrainSettings {
     /// Self-play games per generation.
     pub games: u64,
     pub selfplay: SelfPlay,
+    /// Solver nodes per position for exact value targets (0: none).
+    pub exact_nodes: u64,
     /// Games played at once.
     pub threads: usize,
     /// Play only shard K of N (1-based) of the current generation.
@@ -52,6 +55,17 @@ pub struct TrainSettings {
 
 /// Every game whose index leaves this remainder is held out.
 const HELD_OUT_EVERY: u64 = 10;
+
+/// The proof table of each self-play thread's exact values.
+const LABEL_TABLE_MB: usize = 16;
+
+/// What the self-play threads count for the progress line and the log.
+#[derive(Clone, Copy)]
+struct Counts<'a> {
+    positions: &'a AtomicU64,
+    proven: &'a AtomicU64,
+    finished: &'a AtomicU64,
+}
 
 /// Runs training for `config` (see the module comment).
 pub fn run(config: &GameConfig, settings: &TrainSettings) -> Result<(), String> {
@@ -186,6 +200,7 @@ impl<G: Game> Run<'_, G> {
         let total = queue.lock().map(|q| q.len()).unwrap_or(0) as u64;
         let finished = AtomicU64::new(0);
         let positions = AtomicU64::new(0);
+        let proven = AtomicU64::new(0);
         let failed: Mutex<Option<String>> = Mutex::new(None);
         let all_done = AtomicBool::new(false);
         let start = Instant::now();
@@ -193,9 +208,12 @@ impl<G: Game> Run<'_, G> {
             let players: Vec<_> = (0..s.threads.max(1))
                 .map(|_| {
                     scope.spawn(|| {
-                        self.play_games(
-                            &setup, name, generation, &queue, &appender, &positions, &finished,
-                        )
+                        let counts = Counts {
+                            positions: &positions,
+                            proven: &proven,
+                            finished: &finished,
+                        };
+                        self.play_games(&setup, name, generation, &queue, &appender, counts)
                     })
                 })
                 .collect();
@@ -232,8 +250,17 @@ impl<G: Game> Run<'_, G> {
         if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
         }
+        let exact = if s.exact_nodes > 0 {
+            format!(
+                " ({} with exact values, at most {} solver nodes each)",
+                proven.load(Ordering::Relaxed),
+                s.exact_nodes
+            )
+        } else {
+            String::new()
+        };
         self.log.line(&format!(
-            "generation {generation}: {total} games, {} positions in {:.0} s",
+            "generation {generation}: {total} games, {} positions{exact} in {:.0} s",
             positions.load(Ordering::Relaxed),
             start.elapsed().as_secs_f64()
         ));
@@ -241,7 +268,6 @@ impl<G: Game> Run<'_, G> {
     }
 
     /// One player thread: takes games from the queue until it is empty.
-    #[allow(clippy::too_many_arguments)]
     fn play_games(
         &self,
         setup: &Setup<G>,
@@ -249,12 +275,13 @@ impl<G: Game> Run<'_, G> {
         generation: u32,
         queue: &Mutex<VecDeque<u64>>,
         appender: &Mutex<Appender>,
-        positions: &AtomicU64,
-        finished: &AtomicU64,
+        counts: Counts,
     ) -> Result<(), String> {
         let mut searcher =
             searcher::build(name, setup).ok_or_else(|| format!("unknown searcher '{name}'"))?;
         searcher.allocate(self.settings.hash_mb);
+        let labeler = (self.settings.exact_nodes > 0)
+            .then(|| Labeler::new(self.settings.exact_nodes, LABEL_TABLE_MB));
         loop {
             let next = queue
                 .lock()
@@ -263,19 +290,25 @@ impl<G: Game> Run<'_, G> {
             let Some(index) = next else {
                 return Ok(());
             };
-            let record = selfplay::play(
+            let mut record = selfplay::play(
                 &self.game,
                 searcher.as_mut(),
                 &self.settings.selfplay,
                 generation,
                 index,
             );
+            if let Some(labeler) = &labeler {
+                let proven = labeler.label(&self.game, &mut record)?;
+                counts.proven.fetch_add(proven as u64, Ordering::Relaxed);
+            }
             appender
                 .lock()
                 .map_err(|_| "a self-play thread failed".to_string())?
                 .append(&record)?;
-            positions.fetch_add(record.plies.len() as u64, Ordering::Relaxed);
-            finished.fetch_add(1, Ordering::Relaxed);
+            counts
+                .positions
+                .fetch_add(record.plies.len() as u64, Ordering::Relaxed);
+            counts.finished.fetch_add(1, Ordering::Relaxed);
         }
     }
 

@@ -63,6 +63,15 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// A budget of `nodes` expanded positions and nothing else (the same
+    /// answer on every machine).
+    pub fn nodes(nodes: u64) -> Self {
+        Budget {
+            nodes: Some(nodes),
+            ..Budget::default()
+        }
+    }
+
     pub fn exhausted(&self, nodes: u64) -> bool {
         let set = |f: &Option<&AtomicBool>| f.is_some_and(|s| s.load(Ordering::Relaxed));
         self.nodes.is_some_and(|n| nodes >= n)
@@ -172,8 +181,29 @@ pub fn prove<G: Game>(
     table: &ProofTable,
     threads: usize,
 ) -> Proof<G::Move> {
-    let in_play = hadron::Settings::in_play();
-    if let Some(proof) = hadron::prove_if_hadron(root, in_play, budget, table, None, threads) {
+    prove_with(root, hadron::Settings::in_play(), budget, table, threads)
+}
+
+/// Proves `root` on one thread with nothing kept from earlier calls but
+/// what `table` holds: under a node budget the answer is a function of the
+/// position and the table (exact training targets must not depend on what
+/// other games a process proved before).
+pub fn prove_alone<G: Game>(root: &G, budget: &Budget, table: &ProofTable) -> Proof<G::Move> {
+    let settings = hadron::Settings {
+        keep_warm: false,
+        ..hadron::Settings::in_play()
+    };
+    prove_with(root, settings, budget, table, 1)
+}
+
+fn prove_with<G: Game>(
+    root: &G,
+    settings: hadron::Settings,
+    budget: &Budget,
+    table: &ProofTable,
+    threads: usize,
+) -> Proof<G::Move> {
+    if let Some(proof) = hadron::prove_if_hadron(root, settings, budget, table, None, threads) {
         return proof;
     }
     solve(
