@@ -8,6 +8,7 @@
 //! Normal play: who cannot move loses. Left moving first wins `g` exactly
 //! when `g <= 0` fails; Right moving first wins exactly when `0 <= g` fails.
 
+use super::sharded::ShardedMap;
 use crate::games::zobrist::mix64;
 use fxhash::FxHashMap;
 
@@ -29,10 +30,10 @@ pub struct Cgt {
     /// The size of each game's form: 1 + its options' weights (saturating);
     /// a sum costs about the product of its terms' weights.
     weight: Vec<u32>,
-    interned: FxHashMap<Options, GameId>,
-    le_memo: FxHashMap<(GameId, GameId), bool>,
-    sum_memo: FxHashMap<(GameId, GameId), GameId>,
-    neg_memo: FxHashMap<GameId, GameId>,
+    interned: ShardedMap<Options, GameId>,
+    le_memo: ShardedMap<(GameId, GameId), bool>,
+    sum_memo: ShardedMap<(GameId, GameId), GameId>,
+    neg_memo: ShardedMap<GameId, GameId>,
     /// Comparisons with the game being canonicalised (not yet interned).
     temp_memo: FxHashMap<(GameId, bool), bool>,
     pub calls: [u64; 4],
@@ -55,10 +56,10 @@ impl Cgt {
             right: Vec::new(),
             shape: Vec::new(),
             weight: Vec::new(),
-            interned: FxHashMap::default(),
-            le_memo: FxHashMap::default(),
-            sum_memo: FxHashMap::default(),
-            neg_memo: FxHashMap::default(),
+            interned: ShardedMap::default(),
+            le_memo: ShardedMap::default(),
+            sum_memo: ShardedMap::default(),
+            neg_memo: ShardedMap::default(),
             temp_memo: FxHashMap::default(),
             calls: [0; 4],
             phase: 0,
@@ -101,9 +102,9 @@ impl Cgt {
     /// Drops the memos of comparisons, sums and negatives (refilled on
     /// demand); the games stay.
     pub fn forget_memos(&mut self) {
-        self.le_memo = FxHashMap::default();
-        self.sum_memo = FxHashMap::default();
-        self.neg_memo = FxHashMap::default();
+        self.le_memo = ShardedMap::default();
+        self.sum_memo = ShardedMap::default();
+        self.neg_memo = ShardedMap::default();
     }
 
     /// How many distinct games the arena holds.

@@ -36,6 +36,7 @@
 
 use super::cgt::{Cgt, GameId, ZERO};
 use super::node::Node;
+use super::sharded::ShardedMap;
 use super::{Budget, Progress, Proof, ProofTable, solve};
 use crate::games::hadron::Hadron;
 use crate::games::square::transform as square_transform;
@@ -393,10 +394,10 @@ const WARM_PER_SIDE: usize = 4;
 /// Per-thread caches of the region solver.
 pub struct Context {
     pub cgt: Cgt,
-    regions: FxHashMap<RegionKey, GameId>,
+    regions: ShardedMap<RegionKey, GameId>,
     /// Region values by their cells and the tiles around them (no
     /// symmetry: a cheap first lookup).
-    raw_values: FxHashMap<[u64; 3], GameId>,
+    raw_values: ShardedMap<[u64; 3], GameId>,
     geo: &'static Geometry,
     /// Regions of at most this many cells are folded into S.
     small: u32,
@@ -436,8 +437,8 @@ impl Context {
     pub fn new(n: usize, settings: Settings) -> Self {
         Context {
             cgt: Cgt::new(),
-            regions: FxHashMap::default(),
-            raw_values: FxHashMap::default(),
+            regions: ShardedMap::default(),
+            raw_values: ShardedMap::default(),
             geo: geometry(n),
             small: settings.small.min(32),
             mirror: settings.mirror,
@@ -495,7 +496,7 @@ impl Context {
     fn give_back_to(mut self, pool: &Mutex<Vec<Context>>) {
         if self.approx_bytes() > WARM_BYTES {
             self.cgt.forget_memos();
-            self.raw_values = FxHashMap::default();
+            self.raw_values = ShardedMap::default();
         }
         if self.approx_bytes() > WARM_BYTES {
             // Dropping an arena frees a block or more per game: 28 ms for

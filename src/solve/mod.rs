@@ -6,7 +6,8 @@
 //! - [`solve`]: the three-valued solve behind `quintet solve`;
 //! - `dfpn` (the search), `table` (its bounded memory), `node` (what it
 //!   needs of a position), `naive` (an independent exhaustive checker),
-//!   `hadron` and `cgt` (Hadron's regions and their game values),
+//!   `hadron` and `cgt` (Hadron's regions and their game values, their
+//!   caches `sharded` maps that never pause long to grow),
 //!   `frontier` (every position some plies deep proven on its own, the
 //!   values backed up: how far a proof reaches when the whole does not).
 //!   The CLI body, `quintet solve`, is `runs::solve` (it needs the registry).
@@ -17,6 +18,7 @@ pub mod frontier;
 pub mod hadron;
 pub mod naive;
 pub mod node;
+pub mod sharded;
 pub mod table;
 
 use crate::games::{Game, Outcome, Seat};
