@@ -10,7 +10,7 @@
 
 use quintet::games::Game;
 use quintet::games::hadron::Hadron;
-use quintet::solve::{self, Budget, ProofTable, STACK_BYTES};
+use quintet::solve::{self, Budget, ProofTable};
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -47,14 +47,8 @@ fn main() {
                 state.play(mv);
                 let deadline = Instant::now() + Duration::from_micros(budget_us);
                 let budget = Budget::until(Some(deadline), None);
-                std::thread::scope(|s| {
-                    std::thread::Builder::new()
-                        .stack_size(STACK_BYTES)
-                        .spawn_scoped(s, || solve::prove(&state, &budget, &table, 1))
-                        .expect("a proof thread")
-                        .join()
-                        .expect("a proof")
-                });
+                solve::on_big_stack(|| solve::prove(&state, &budget, &table, 1))
+                    .expect("a proof on a solver's stack");
                 proofs += 1;
                 let over = Instant::now().saturating_duration_since(deadline);
                 for (count, ms) in late.iter_mut().zip([1, 5, 20, 50]) {

@@ -42,15 +42,20 @@ impl Labeler {
         }
         self.table.clear();
         let budget = Budget::nodes(self.nodes);
-        let mut proven = 0;
-        for (ply, position) in record.plies.iter_mut().zip(&before).rev() {
-            match solve::prove_alone(position, &budget, &self.table).value {
-                Some(value) => ply.exact = Some(value),
-                None => break,
+        let index = record.index;
+        let plies = &mut record.plies;
+        solve::on_big_stack(|| {
+            let mut proven = 0;
+            for (ply, position) in plies.iter_mut().zip(&before).rev() {
+                match solve::prove_alone(position, &budget, &self.table).value {
+                    Some(value) => ply.exact = Some(value),
+                    None => break,
+                }
+                proven += 1;
             }
-            proven += 1;
-        }
-        Ok(proven)
+            proven
+        })
+        .ok_or_else(|| format!("game {index}: its proofs could not run on a solver's stack"))
     }
 }
 

@@ -19,7 +19,6 @@ use crate::model::{Linear, Weights};
 use crate::registry::{self, GameVisitor};
 use crate::search::{Evaluator, Setup, searcher};
 use crate::session::Profile;
-use crate::solve;
 use std::collections::VecDeque;
 use std::fs;
 use std::io::{IsTerminal, Write};
@@ -59,9 +58,6 @@ const HELD_OUT_EVERY: u64 = 10;
 
 /// The proof table of each self-play thread's exact values.
 const LABEL_TABLE_MB: usize = 16;
-
-/// A self-play thread's stack without proofs (the standard's default).
-const PLAYER_STACK_BYTES: usize = 2 << 20;
 
 /// What the self-play threads count for the progress line and the log.
 #[derive(Clone, Copy)]
@@ -209,24 +205,16 @@ impl<G: Game> Run<'_, G> {
         let all_done = AtomicBool::new(false);
         let start = Instant::now();
         std::thread::scope(|scope| {
-            // Proofs recurse once per ply: a solver's stack where they run.
-            let stack = if s.exact_nodes > 0 {
-                solve::STACK_BYTES
-            } else {
-                PLAYER_STACK_BYTES
-            };
             let players: Vec<_> = (0..s.threads.max(1))
                 .map(|_| {
-                    std::thread::Builder::new()
-                        .stack_size(stack)
-                        .spawn_scoped(scope, || {
-                            let counts = Counts {
-                                positions: &positions,
-                                proven: &proven,
-                                finished: &finished,
-                            };
-                            self.play_games(&setup, name, generation, &queue, &appender, counts)
-                        })
+                    scope.spawn(|| {
+                        let counts = Counts {
+                            positions: &positions,
+                            proven: &proven,
+                            finished: &finished,
+                        };
+                        self.play_games(&setup, name, generation, &queue, &appender, counts)
+                    })
                 })
                 .collect();
             scope.spawn(|| {
@@ -245,12 +233,9 @@ impl<G: Game> Run<'_, G> {
                 show(&mut bar, true);
             });
             for player in players {
-                let result = match player {
-                    Ok(handle) => handle
-                        .join()
-                        .unwrap_or_else(|_| Err("a self-play thread failed".into())),
-                    Err(e) => Err(format!("cannot start a self-play thread: {e}")),
-                };
+                let result = player
+                    .join()
+                    .unwrap_or_else(|_| Err("a self-play thread failed".into()));
                 if let Err(e) = result {
                     // The others stop at their next game.
                     queue.lock().unwrap_or_else(|e| e.into_inner()).clear();

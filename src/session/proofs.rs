@@ -74,7 +74,7 @@ pub fn try_prove<G: Game>(
     let deadline = start + target.mul_f64(proof_share(root.moves_left_estimate()));
     let threads = settings.threads.max(1);
     let budget = Budget::until(Some(deadline), Some(stop));
-    let proof = on_big_stack(|| solve::prove(root, &budget, table, threads))?;
+    let proof = solve::on_big_stack(|| solve::prove(root, &budget, table, threads))?;
     let mover = root.side_to_move();
     let value = proof.value?;
     if value == Outcome::Win(mover.other()) {
@@ -182,21 +182,8 @@ fn prove_child<G: Game>(
     child.play(mv);
     match child.outcome() {
         Some(outcome) => Some(Proof::over(outcome)),
-        None => on_big_stack(|| solve::prove(&child, budget, table, 1)),
+        None => solve::on_big_stack(|| solve::prove(&child, budget, table, 1)),
     }
-}
-
-/// Runs `work` on a thread with the solver's stack (its recursion goes
-/// one frame per ply); `None` if no such thread can be had.
-fn on_big_stack<T: Send>(work: impl FnOnce() -> T + Send) -> Option<T> {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(solve::STACK_BYTES)
-            .spawn_scoped(s, work)
-            .ok()?
-            .join()
-            .ok()
-    })
 }
 
 fn elapsed_ms(start: Instant) -> u64 {

@@ -43,6 +43,20 @@ fn spawn_big<'s, 'e, T: Send + 's>(
         .expect("a solver thread starts")
 }
 
+/// Runs `work` on a thread with the solver's stack (its recursion goes
+/// one frame per ply) and waits for it; `None` if no such thread can be
+/// had or it fails.
+pub fn on_big_stack<T: Send>(work: impl FnOnce() -> T + Send) -> Option<T> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, work)
+            .ok()?
+            .join()
+            .ok()
+    })
+}
+
 /// When a proof gives up: a node count, a deadline, a stop flag (any of
 /// them; none means "until solved").
 #[derive(Clone, Debug, Default)]
