@@ -39,6 +39,10 @@ pub trait Bits:
     /// Index of the `k`-th set bit, counting from 0 (k < count).
     fn select(self, k: u32) -> usize;
 
+    /// Bits 0..128 as a `u128` (the rest dropped), and back.
+    fn low_u128(self) -> u128;
+    fn from_low_u128(low: u128) -> Self;
+
     /// The set of bits 0..n.
     fn first_n(n: usize) -> Self {
         let mut set = Self::ZERO;
@@ -120,6 +124,14 @@ macro_rules! primitive_bits {
 impl Bits for u64 {
     primitive_bits!(u64);
     #[inline]
+    fn low_u128(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn from_low_u128(low: u128) -> Self {
+        low as u64
+    }
+    #[inline]
     fn select(self, k: u32) -> usize {
         select_in_word(self, k)
     }
@@ -127,6 +139,14 @@ impl Bits for u64 {
 
 impl Bits for u128 {
     primitive_bits!(u128);
+    #[inline]
+    fn low_u128(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn from_low_u128(low: u128) -> Self {
+        low
+    }
     #[inline]
     fn select(self, k: u32) -> usize {
         let low = self as u64;
@@ -225,6 +245,19 @@ impl<const N: usize> Shr<u32> for Wide<N> {
 impl<const N: usize> Bits for Wide<N> {
     const ZERO: Self = Wide([0; N]);
     const CAPACITY: usize = 64 * N;
+    #[inline]
+    fn low_u128(self) -> u128 {
+        let word = |i: usize| self.0.get(i).copied().unwrap_or(0) as u128;
+        word(0) | word(1) << 64
+    }
+    #[inline]
+    fn from_low_u128(low: u128) -> Self {
+        let mut out = [0u64; N];
+        for (i, word) in out.iter_mut().enumerate().take(2) {
+            *word = (low >> (64 * i)) as u64;
+        }
+        Wide(out)
+    }
     #[inline]
     fn bit(index: usize) -> Self {
         let mut out = [0u64; N];

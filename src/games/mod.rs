@@ -13,6 +13,7 @@ pub mod hexhex;
 pub mod ihex;
 pub mod nadraz;
 pub mod picture;
+pub mod rhombus;
 pub mod square;
 pub mod tritium;
 pub mod zobrist;
