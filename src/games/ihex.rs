@@ -244,7 +244,8 @@ impl Bounds {
     /// cut off (disjoint when the bounds are tight).
     fn cells(&self) -> u32 {
         let ([q0, r0, s0], [q1, r1, s1]) = (self.lo(), self.hi());
-        let triangle = |side: i32| (side * (side + 1) / 2) as u32;
+        // side * (side + 1) is even, so the shift is an exact halving.
+        let triangle = |side: i32| ((side * (side + 1)) >> 1) as u32;
         triangle(q1 - r0 - s0 + 1)
             - triangle(q0 - r0 - s0)
             - triangle(q1 - s0 - r1)
