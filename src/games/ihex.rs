@@ -324,8 +324,6 @@ struct Largest<'a, B> {
     /// The placed cell.
     cell: usize,
     found: Found<B>,
-    /// Whether the branch-and-bound ran (the dear case, worth keeping).
-    searched: bool,
 }
 
 /// The largest hexagons found so far, folded the way the rules use them.
@@ -371,13 +369,11 @@ impl<'a, B: Bits> Largest<'a, B> {
             stones,
             cell,
             found,
-            searched: false,
         }
     }
 
     /// Runs the branch-and-bound over the hexagons that hold `keep`.
     fn search(&mut self, keep: Bounds) {
-        self.searched = true;
         match &self.t.rhombus {
             Some((rh, around)) => self.search_near(rh, around[self.cell], keep),
             None => self.visit(self.t.board_bounds(), self.t.all.count(), keep),
@@ -852,46 +848,59 @@ impl<B: Bits> Ihex<B> {
         seat: Seat,
         c: usize,
     ) -> (Placement<B>, Option<Largest<'static, B>>) {
+        match self.placement_quickly(seat, c) {
+            Ok(effect) => (effect, None),
+            Err(mut largest) => {
+                largest.search(Bounds(self.t.limits[c]));
+                (largest.found.verdict(seat), Some(largest))
+            }
+        }
+    }
+
+    /// What placing a stone of `seat` on the empty cell `c` does when that
+    /// needs no branch-and-bound; otherwise that search, ready to run.
+    fn placement_quickly(&self, seat: Seat, c: usize) -> Result<Placement<B>, Largest<'static, B>> {
         let t = self.t;
         let own = self.stones[seat.index()];
         let enemy = self.stones[seat.other().index()];
         let friends = (t.neighbours[c] & own).count();
         let foes = (t.neighbours[c] & enemy).count();
-        match self.largest_formed(c, friends + foes) {
-            Some(largest) => (
-                largest.found.verdict(seat),
-                Some(largest).filter(|l| l.searched),
-            ),
-            None if foes >= friends => (Placement::Quiet, None),
-            None => (Placement::Illegal, None),
-        }
+        Ok(match self.largest_formed_quickly(c, friends + foes)? {
+            Some(largest) => largest.found.verdict(seat),
+            None if foes >= friends => Placement::Quiet,
+            None => Placement::Illegal,
+        })
     }
 
     /// The largest hexagons a stone on `c` (with `neighbours` filled
-    /// neighbours) forms, or None when it forms none.
-    fn largest_formed(&self, c: usize, neighbours: u32) -> Option<Largest<'static, B>> {
+    /// neighbours) forms, or None when it forms none; or, when finding them
+    /// takes the branch-and-bound, that search ready to run.
+    fn largest_formed_quickly(
+        &self,
+        c: usize,
+        neighbours: u32,
+    ) -> Result<Option<Largest<'static, B>>, Largest<'static, B>> {
         // A formed hexagon is a formed core grown by one ring, and the core
         // holds a cell next to c: so it holds a formed 7-cell hexagon (one
         // core cell grown), which needs 3 filled neighbours of c, and if
         // larger, a formed 10-cell one (two neighbouring core cells).
         if neighbours < 3 {
-            return None;
+            return Ok(None);
         }
         let t = self.t;
         let holes = self.empty() & !B::bit(c);
         let formed = |hexagon: &&B| (**hexagon & holes).is_empty();
         if !t.sevens[c].iter().any(|h| formed(&h)) {
-            return None;
+            return Ok(None);
         }
         let mut largest = Largest::new(t, holes, self.stones, c, Found::NONE);
         if t.tens[c].iter().any(|h| formed(&h)) {
-            largest.search(Bounds(t.limits[c]));
-        } else {
-            for &hexagon in t.sevens[c].iter().filter(formed) {
-                largest.record(hexagon, 7);
-            }
+            return Err(largest);
         }
-        Some(largest)
+        for &hexagon in t.sevens[c].iter().filter(formed) {
+            largest.record(hexagon, 7);
+        }
+        Ok(Some(largest))
     }
 
     fn can_place(&self, seat: Seat, c: usize) -> bool {
@@ -969,20 +978,23 @@ impl<B: Bits> Ihex<B> {
             return None;
         }
         let me = self.to_move;
-        let mut guard = self.memo.table(self.t.limits.len());
-        let memo = guard.as_mut().expect("Memo::table fills the table");
         let mut untried = self.empty();
         let mut left = untried.count();
         while left > 0 {
             let c = untried.select(random_below(rng, left as usize) as u32);
-            let effect = match memo.recall(self, c) {
-                Some(found) => found.verdict(me),
-                None => {
-                    let (effect, search) = self.placement_and_search(me, c);
-                    if let Some(largest) = search {
+            // The memo (behind a lock) only for the placements that need
+            // the search.
+            let effect = match self.placement_quickly(me, c) {
+                Ok(effect) => effect,
+                Err(mut largest) => {
+                    let mut guard = self.memo.table(self.t.limits.len());
+                    let memo = guard.as_mut().expect("Memo::table fills the table");
+                    let found = memo.recall(self, c).unwrap_or_else(|| {
+                        largest.search(Bounds(self.t.limits[c]));
                         memo.keep(c, self.stones, largest.found);
-                    }
-                    effect
+                        largest.found
+                    });
+                    found.verdict(me)
                 }
             };
             if effect != Placement::Illegal {
@@ -1509,7 +1521,13 @@ mod tests {
     fn largest_size(game: &Ihex<u128>, cell: &str) -> u32 {
         let c = game.t.grid.parse_cell(cell).unwrap() as usize;
         let filled = (game.t.neighbours[c] & game.filled()).count();
-        game.largest_formed(c, filled).map_or(0, |l| l.found.size)
+        match game.largest_formed_quickly(c, filled) {
+            Ok(formed) => formed.map_or(0, |l| l.found.size),
+            Err(mut largest) => {
+                largest.search(Bounds(game.t.limits[c]));
+                largest.found.size
+            }
+        }
     }
 
     fn stones_on(game: &Ihex<u128>, seat: Seat) -> Vec<String> {

@@ -19,8 +19,6 @@ use super::hexhex::HexGrid;
 pub struct Rhombus {
     side: usize,
     width: u32,
-    /// The board's cells.
-    board: u128,
 }
 
 /// Per row r of side `n`: its first dense id, the mask of its cells (from
@@ -64,6 +62,51 @@ fn to_dense<const N: usize>(set: u128) -> u128 {
     out
 }
 
+/// The board's cells on side `N`.
+const fn board(n: usize) -> u128 {
+    let rows = rows(n);
+    let (mut board, mut r) = (0u128, 0);
+    while r < 2 * n - 1 {
+        board |= rows[r].1 << rows[r].2;
+        r += 1;
+    }
+    board
+}
+
+/// [`Rhombus::grown`] on side `N`: shifts by constants.
+#[inline]
+fn grown<const N: usize>(set: u128) -> u128 {
+    let w = 2 * N as u32 - 1;
+    let grown = set
+        | (set << 1)
+        | (set >> 1)
+        | (set << w)
+        | (set >> w)
+        | (set << (w + 1))
+        | (set >> (w + 1));
+    grown & const { board(N) }
+}
+
+/// [`Rhombus::interior`] on side `N`.
+#[inline]
+fn interior<const N: usize>(set: u128) -> u128 {
+    let w = 2 * N as u32 - 1;
+    set & (set << 1) & (set >> 1) & (set << w) & (set >> w) & (set << (w + 1)) & (set >> (w + 1))
+}
+
+/// [`Rhombus::connected`] on side `N`.
+#[inline]
+fn connected<const N: usize>((seeds, within): (u128, u128)) -> u128 {
+    let mut reached = seeds & within;
+    loop {
+        let next = grown::<N>(reached) & within;
+        if next == reached {
+            return reached;
+        }
+        reached = next;
+    }
+}
+
 /// Per side from 2 to 6, `$f::<side>($arg)`.
 macro_rules! per_side {
     ($side:expr, $f:ident($arg:expr)) => {
@@ -85,13 +128,9 @@ impl Rhombus {
         if grid.holed || !(2..=6).contains(&grid.side) {
             return None;
         }
-        let board = grid.coords.iter().fold(0, |board, &(q, r)| {
-            board | 1 << (r as u32 * width + q as u32)
-        });
         Some(Rhombus {
             side: grid.side,
             width,
-            board,
         })
     }
 
@@ -110,42 +149,21 @@ impl Rhombus {
     /// The set with every neighbour of its cells (on the board).
     #[inline]
     pub fn grown(&self, set: u128) -> u128 {
-        let w = self.width;
-        let grown = set
-            | (set << 1)
-            | (set >> 1)
-            | (set << w)
-            | (set >> w)
-            | (set << (w + 1))
-            | (set >> (w + 1));
-        grown & self.board
+        per_side!(self.side, grown(set))
     }
 
     /// The cells of `set` whose six neighbours are all on the board and
     /// in `set`.
     #[inline]
     pub fn interior(&self, set: u128) -> u128 {
-        let w = self.width;
-        set & (set << 1)
-            & (set >> 1)
-            & (set << w)
-            & (set >> w)
-            & (set << (w + 1))
-            & (set >> (w + 1))
+        per_side!(self.side, interior(set))
     }
 
     /// The cells of `within` connected to `seeds` (which it should hold)
     /// through neighbours in `within`.
     #[inline]
     pub fn connected(&self, seeds: u128, within: u128) -> u128 {
-        let mut reached = seeds & within;
-        loop {
-            let next = self.grown(reached) & within;
-            if next == reached {
-                return reached;
-            }
-            reached = next;
-        }
+        per_side!(self.side, connected((seeds, within)))
     }
 
     /// The six limits `[-q0, -r0, -s0, q1, r1, s1]` (s = q - r) of the
