@@ -373,6 +373,11 @@ impl<'a, B: Bits> Largest<'a, B> {
         }
     }
 
+    /// Runs the branch-and-bound over all hexagons through the placed cell.
+    fn search_through_cell(&mut self) {
+        self.search(Bounds(self.t.limits[self.cell]));
+    }
+
     /// Runs the branch-and-bound over the hexagons that hold `keep`.
     fn search(&mut self, keep: Bounds) {
         match &self.t.rhombus {
@@ -852,7 +857,7 @@ impl<B: Bits> Ihex<B> {
         match self.placement_quickly(seat, c) {
             Ok(effect) => (effect, None),
             Err(mut largest) => {
-                largest.search(Bounds(self.t.limits[c]));
+                largest.search_through_cell();
                 (largest.found.verdict(seat), Some(largest))
             }
         }
@@ -991,7 +996,7 @@ impl<B: Bits> Ihex<B> {
                     let mut guard = self.memo.table(self.t.limits.len());
                     let memo = guard.as_mut().expect("Memo::table fills the table");
                     let found = memo.recall(self, c).unwrap_or_else(|| {
-                        largest.search(Bounds(self.t.limits[c]));
+                        largest.search_through_cell();
                         memo.keep(c, self.stones, largest.found);
                         largest.found
                     });
@@ -1525,7 +1530,7 @@ mod tests {
         match game.largest_formed_quickly(c, filled) {
             Ok(formed) => formed.map_or(0, |l| l.found.size),
             Err(mut largest) => {
-                largest.search(Bounds(game.t.limits[c]));
+                largest.search_through_cell();
                 largest.found.size
             }
         }

@@ -96,7 +96,7 @@ fn interior<const N: usize>(set: u128) -> u128 {
 
 /// [`Rhombus::connected`] on side `N`.
 #[inline]
-fn connected<const N: usize>((seeds, within): (u128, u128)) -> u128 {
+fn connected<const N: usize>(seeds: u128, within: u128) -> u128 {
     let mut reached = seeds & within;
     loop {
         let next = grown::<N>(reached) & within;
@@ -107,15 +107,16 @@ fn connected<const N: usize>((seeds, within): (u128, u128)) -> u128 {
     }
 }
 
-/// Per side from 2 to 6, `$f::<side>($arg)`.
+/// Per side from 2 to 6 (all that [`Rhombus::new`] admits),
+/// `$f::<side>(args)`.
 macro_rules! per_side {
-    ($side:expr, $f:ident($arg:expr)) => {
+    ($side:expr, $f:ident($($arg:expr),*)) => {
         match $side {
-            6 => $f::<6>($arg),
-            5 => $f::<5>($arg),
-            4 => $f::<4>($arg),
-            3 => $f::<3>($arg),
-            _ => $f::<2>($arg),
+            6 => $f::<6>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            _ => $f::<2>($($arg),*),
         }
     };
 }
@@ -163,7 +164,7 @@ impl Rhombus {
     /// through neighbours in `within`.
     #[inline]
     pub fn connected(&self, seeds: u128, within: u128) -> u128 {
-        per_side!(self.side, connected((seeds, within)))
+        per_side!(self.side, connected(seeds, within))
     }
 
     /// The six limits `[-q0, -r0, -s0, q1, r1, s1]` (s = q - r) of the
