@@ -452,7 +452,8 @@ impl<'a, B: Bits> Largest<'a, B> {
             cuts.swap(1, 2);
         }
         for &(size, i, inner) in &cuts[..count] {
-            if inner.covers(&keep) {
+            // The best size may have grown in an earlier branch.
+            if size >= self.found.size && inner.covers(&keep) {
                 self.visit(inner, size, keep);
             }
             keep = keep.raised(i, obstacle[i]);
