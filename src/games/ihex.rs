@@ -762,8 +762,7 @@ impl<B: Bits> MemoTable<B> {
         let (before, after) = (entry.stones[0] | entry.stones[1], now[0] | now[1]);
         let recoloured = (entry.stones[0] & now[1]) | (entry.stones[1] & now[0]);
         let (added, removed) = (after & !before, before & !after);
-        if !recoloured.is_empty()
-            || !(entry.found.cells & removed).is_empty()
+        if !(entry.found.cells & (removed | recoloured)).is_empty()
             || added.count() > MEMO_NEW_STONES
         {
             self.kept &= !B::bit(c);
@@ -1700,14 +1699,21 @@ mod tests {
         let mut rng = GameRng::seed_from_u64(11);
         let mut scratch = Vec::new();
         for n in 4..=6 {
-            let (mut answered, mut joined_searches) = (0, 0);
-            for _ in 0..40 {
+            let (mut answered, mut joined_searches, mut recoloured) = (0, 0, 0);
+            for _ in 0..100 {
                 let mut game = Ihex::<u128>::new(n);
                 let mut memo = MemoTable::<u128>::new(game.t.limits.len());
+                let mut ply = 0;
                 while let Some(mv) = game.random_move(&mut rng, &mut scratch) {
-                    for c in game.empty().ones() {
+                    ply += 1;
+                    // Each cell every third ply, so that stones change
+                    // between an entry's uses (and colour, after captures).
+                    for c in game.empty().ones().filter(|c| (c + ply) % 3 == 0) {
                         let fresh = [Seat::P1, Seat::P2].map(|seat| game.placement(seat, c));
                         let before = memo.entries[c].found.size;
+                        let kept = memo.entries[c].stones;
+                        let changed_colour =
+                            !((kept[0] & game.stones[1]) | (kept[1] & game.stones[0])).is_empty();
                         match memo.recall(&game, c) {
                             Some(found) => {
                                 let recalled = [Seat::P1, Seat::P2].map(|seat| found.verdict(seat));
@@ -1719,6 +1725,7 @@ mod tests {
                                 );
                                 answered += 1;
                                 joined_searches += (found.size > before) as u32;
+                                recoloured += changed_colour as u32;
                             }
                             None => {
                                 if let (_, Some(largest)) = game.placement_and_search(Seat::P1, c) {
@@ -1731,10 +1738,11 @@ mod tests {
                 }
             }
             // The memo was really used, including hexagons grown through
-            // a new stone.
+            // a new stone and entries kept across stones that changed
+            // colour outside their hexagons.
             assert!(
-                answered > 1000 && joined_searches > 10,
-                "side {n}: {answered} answers, {joined_searches} grown"
+                answered > 400 && joined_searches > 10 && recoloured > 10,
+                "side {n}: {answered} answers, {joined_searches} grown, {recoloured} recoloured"
             );
         }
     }
