@@ -18,7 +18,6 @@ use super::hexhex::HexGrid;
 #[derive(Debug)]
 pub struct Rhombus {
     side: usize,
-    width: u32,
 }
 
 /// Per row r of side `n`: its first dense id, the mask of its cells (from
@@ -125,14 +124,10 @@ impl Rhombus {
     /// The layout of `grid`, or None when the rhombus does not fit in 128
     /// bits (sides above 6) or the board has a hole.
     pub fn new(grid: &HexGrid) -> Option<Rhombus> {
-        let width = 2 * grid.side as u32 - 1;
         if grid.holed || !(2..=6).contains(&grid.side) {
             return None;
         }
-        Some(Rhombus {
-            side: grid.side,
-            width,
-        })
+        Some(Rhombus { side: grid.side })
     }
 
     /// A set of dense cell ids in the rhombus.
@@ -169,30 +164,38 @@ impl Rhombus {
 
     /// The six limits `[-q0, -r0, -s0, q1, r1, s1]` (s = q - r) of the
     /// smallest region holding the non-empty `set`: each is attained.
+    #[inline]
     pub fn limits(&self, set: u128) -> [i32; 6] {
         debug_assert!(set != 0);
-        let w = self.width;
-        let r0 = set.trailing_zeros() / w;
-        let r1 = (127 - set.leading_zeros()) / w;
-        // Per row, fold its cells by q (columns) and by q - r + w - 1.
-        let (mut columns, mut diagonals) = (0u64, 0u64);
-        for r in r0..=r1 {
-            let row = ((set >> (r * w)) as u64) & ((1u64 << w) - 1);
-            columns |= row;
-            diagonals |= row << (w - 1 - r);
-        }
-        let low = |bits: u64| bits.trailing_zeros() as i32;
-        let high = |bits: u64| 63 - bits.leading_zeros() as i32;
-        let offset = w as i32 - 1;
-        [
-            -low(columns),
-            -(r0 as i32),
-            -(low(diagonals) - offset),
-            high(columns),
-            r1 as i32,
-            high(diagonals) - offset,
-        ]
+        per_side!(self.side, limits(set))
     }
+}
+
+/// [`Rhombus::limits`] on side `N`: every row folded, unrolled, so that
+/// no loop bound depends on the set.
+#[inline]
+fn limits<const N: usize>(set: u128) -> [i32; 6] {
+    let w = 2 * N as u32 - 1;
+    let r0 = set.trailing_zeros() / w;
+    let r1 = (127 - set.leading_zeros()) / w;
+    // Per row, fold its cells by q (columns) and by q - r + w - 1.
+    let (mut columns, mut diagonals) = (0u32, 0u32);
+    for r in 0..w {
+        let row = ((set >> (r * w)) as u32) & ((1u32 << w) - 1);
+        columns |= row;
+        diagonals |= row << (w - 1 - r);
+    }
+    let low = |bits: u32| bits.trailing_zeros() as i32;
+    let high = |bits: u32| 31 - bits.leading_zeros() as i32;
+    let offset = w as i32 - 1;
+    [
+        -low(columns),
+        -(r0 as i32),
+        -(low(diagonals) - offset),
+        high(columns),
+        r1 as i32,
+        high(diagonals) - offset,
+    ]
 }
 
 #[cfg(test)]
@@ -218,7 +221,7 @@ mod tests {
                 let closed = dense_of(&around) | 1 << c;
                 let one = rh.from_dense(1 << c);
                 let (q, r) = grid.coords[c];
-                assert_eq!(one, 1 << (r as u32 * rh.width + q as u32));
+                assert_eq!(one, 1 << (r as u32 * (2 * side as u32 - 1) + q as u32));
                 assert_eq!(rh.to_dense(one), 1 << c);
                 assert_eq!(rh.to_dense(rh.grown(one)), closed, "side {side} cell {c}");
                 // A cell is interior to the board exactly off the edge.
