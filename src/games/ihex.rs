@@ -373,6 +373,16 @@ impl<'a, B: Bits> Largest<'a, B> {
         }
     }
 
+    /// The search's findings when only 7-cell hexagons form: those.
+    fn with_sevens(mut self) -> Self {
+        for &hexagon in &self.t.sevens[self.cell] {
+            if (hexagon & self.holes).is_empty() {
+                self.record(hexagon, 7);
+            }
+        }
+        self
+    }
+
     /// Runs the branch-and-bound over all hexagons through the placed cell.
     fn search_through_cell(&mut self) {
         self.search(Bounds(self.t.limits[self.cell]));
@@ -381,8 +391,24 @@ impl<'a, B: Bits> Largest<'a, B> {
     /// Runs the branch-and-bound over the hexagons that hold `keep`.
     fn search(&mut self, keep: Bounds) {
         match &self.t.rhombus {
-            Some((rh, around)) => self.search_near(rh, around[self.cell], keep),
+            Some((rh, around)) => {
+                let filled = rh.from_dense((self.t.all & !self.holes).low_u128());
+                self.search_near(rh, around[self.cell], rh.interior(filled), keep)
+            }
             None => self.visit(self.t.board_bounds(), self.t.all.count(), keep),
+        }
+    }
+
+    /// [`Largest::search_through_cell`], given (in the rhombus layout) the
+    /// cells whose closed neighbourhoods are filled once the stone is
+    /// placed.
+    fn search_from(&mut self, centres: Option<u128>) {
+        match (&self.t.rhombus, centres) {
+            (Some((rh, around)), Some(centres)) => {
+                let keep = Bounds(self.t.limits[self.cell]);
+                self.search_near(rh, around[self.cell], centres, keep);
+            }
+            _ => self.search_through_cell(),
         }
     }
 
@@ -393,10 +419,10 @@ impl<'a, B: Bits> Largest<'a, B> {
     /// neighbourhood `around`. So every formed hexagon lies inside that
     /// part grown by one ring (every cell outside it counts as a hole) and
     /// inside the hexagon around that part's bounds. The rhombus layout
-    /// makes these fills a few word operations.
-    fn search_near(&mut self, rh: &Rhombus, around: u128, keep: Bounds) {
-        let filled = rh.from_dense((self.t.all & !self.holes).low_u128());
-        let cores = rh.connected(around, rh.interior(filled));
+    /// makes these fills a few word operations. `centres` are the cells
+    /// whose closed neighbourhoods are filled.
+    fn search_near(&mut self, rh: &Rhombus, around: u128, centres: u128, keep: Bounds) {
+        let cores = rh.connected(around, centres);
         if cores == 0 {
             return;
         }
@@ -796,6 +822,30 @@ impl<B: Bits> MemoTable<B> {
     }
 }
 
+/// A search a playout's placement test leaves to run, with (in the rhombus
+/// layout) the cells whose closed neighbourhoods are filled once the stone
+/// is placed, where it starts.
+type Pending<B> = (Largest<'static, B>, Option<u128>);
+
+/// What every placement of one ply shares about the 7-cell hexagons, in
+/// the rhombus layout (sides up to 6): the cells whose closed
+/// neighbourhood is filled, and those whose closed neighbourhood misses one
+/// cell only. A placement on `c` forms a 7-cell hexagon around each cell of
+/// the second kind next to it (the cell it misses is `c`), and a 10-cell
+/// one exactly when two such centres touch or one touches a filled
+/// centre. Found on the first placement of a ply that needs them, where
+/// scanning the hexagons through each cell took a test per hexagon.
+#[derive(Default)]
+struct Ends(Option<(u128, u128)>);
+
+impl Ends {
+    fn get<B: Bits>(&mut self, game: &Ihex<B>, rh: &Rhombus) -> (u128, u128) {
+        *self
+            .0
+            .get_or_insert_with(|| rh.centres(rh.from_dense(game.filled().low_u128())))
+    }
+}
+
 impl<B: Bits> PartialEq for Ihex<B> {
     fn eq(&self, other: &Self) -> bool {
         self.t.n == other.t.n
@@ -866,47 +916,98 @@ impl<B: Bits> Ihex<B> {
     /// What placing a stone of `seat` on the empty cell `c` does when that
     /// needs no branch-and-bound; otherwise that search, ready to run.
     fn placement_quickly(&self, seat: Seat, c: usize) -> Result<Placement<B>, Largest<'static, B>> {
+        self.placement_by(seat, c, || self.largest_formed_quickly(c))
+    }
+
+    /// [`Ihex::placement_quickly`] within a random playout's ply, where
+    /// `ends` tells the 7- and 10-cell hexagons apart without a scan; a
+    /// search it leaves comes with the cells it starts from (the centres of
+    /// [`Ihex::largest_formed_in_playout`]).
+    fn placement_in_playout(
+        &self,
+        seat: Seat,
+        c: usize,
+        ends: &mut Ends,
+    ) -> Result<Placement<B>, Pending<B>> {
+        self.placement_by(seat, c, || self.largest_formed_in_playout(c, ends))
+    }
+
+    /// The rules' verdict from the largest hexagons found by `largest`
+    /// (given the filled neighbours of `c`), or what it leaves to search.
+    #[inline(always)]
+    fn placement_by<E>(
+        &self,
+        seat: Seat,
+        c: usize,
+        largest: impl FnOnce() -> Result<Option<Largest<'static, B>>, E>,
+    ) -> Result<Placement<B>, E> {
         let t = self.t;
         let own = self.stones[seat.index()];
         let enemy = self.stones[seat.other().index()];
         let friends = (t.neighbours[c] & own).count();
         let foes = (t.neighbours[c] & enemy).count();
-        Ok(match self.largest_formed_quickly(c, friends + foes)? {
+        // A formed hexagon is a formed core grown by one ring, and the core
+        // holds a cell next to c: so it holds a formed 7-cell hexagon (one
+        // core cell grown), which needs 3 filled neighbours of c, and if
+        // larger, a formed 10-cell one (two neighbouring core cells).
+        let formed = if friends + foes < 3 { None } else { largest()? };
+        Ok(match formed {
             Some(largest) => largest.found.verdict(seat),
             None if foes >= friends => Placement::Quiet,
             None => Placement::Illegal,
         })
     }
 
-    /// The largest hexagons a stone on `c` (with `neighbours` filled
-    /// neighbours) forms, or None when it forms none; or, when finding them
-    /// takes the branch-and-bound, that search ready to run.
+    /// The largest hexagons a stone on `c` (with at least 3 filled
+    /// neighbours, see [`Ihex::placement_by`]) forms, or None when it forms
+    /// none; or, when finding them takes the branch-and-bound, that search
+    /// ready to run.
+    #[inline]
     fn largest_formed_quickly(
         &self,
         c: usize,
-        neighbours: u32,
     ) -> Result<Option<Largest<'static, B>>, Largest<'static, B>> {
-        // A formed hexagon is a formed core grown by one ring, and the core
-        // holds a cell next to c: so it holds a formed 7-cell hexagon (one
-        // core cell grown), which needs 3 filled neighbours of c, and if
-        // larger, a formed 10-cell one (two neighbouring core cells).
-        if neighbours < 3 {
-            return Ok(None);
-        }
         let t = self.t;
         let holes = self.empty() & !B::bit(c);
         let formed = |hexagon: &&B| (**hexagon & holes).is_empty();
         if !t.sevens[c].iter().any(|h| formed(&h)) {
             return Ok(None);
         }
-        let mut largest = Largest::new(t, holes, self.stones, c, Found::NONE);
+        let largest = Largest::new(t, holes, self.stones, c, Found::NONE);
         if t.tens[c].iter().any(|h| formed(&h)) {
             return Err(largest);
         }
-        for &hexagon in t.sevens[c].iter().filter(formed) {
-            largest.record(hexagon, 7);
+        Ok(Some(largest.with_sevens()))
+    }
+
+    /// [`Ihex::largest_formed_quickly`] from the ply's `ends` (sides up to
+    /// 6; larger boards scan as it does). A search it leaves comes with the
+    /// cells whose closed neighbourhoods are filled once `c` is.
+    #[inline]
+    fn largest_formed_in_playout(
+        &self,
+        c: usize,
+        ends: &mut Ends,
+    ) -> Result<Option<Largest<'static, B>>, Pending<B>> {
+        let t = self.t;
+        let Some((rh, around)) = &t.rhombus else {
+            return self
+                .largest_formed_quickly(c)
+                .map_err(|largest| (largest, None));
+        };
+        let (full, one_short) = ends.get(self, rh);
+        // The centres of the formed 7-cell hexagons: short of c alone.
+        let sevens = one_short & around[c];
+        if sevens == 0 {
+            return Ok(None);
         }
-        Ok(Some(largest))
+        let holes = self.empty() & !B::bit(c);
+        let largest = Largest::new(t, holes, self.stones, c, Found::NONE);
+        let centres = full | sevens;
+        if rh.neighbours(sevens) & centres != 0 {
+            return Err((largest, Some(centres)));
+        }
+        Ok(Some(largest.with_sevens()))
     }
 
     fn can_place(&self, seat: Seat, c: usize) -> bool {
@@ -986,17 +1087,18 @@ impl<B: Bits> Ihex<B> {
         let me = self.to_move;
         let mut untried = self.empty();
         let mut left = untried.count();
+        let mut ends = Ends::default();
         while left > 0 {
             let c = untried.select(random_below(rng, left as usize) as u32);
             // The memo (behind a lock) only for the placements that need
             // the search.
-            let effect = match self.placement_quickly(me, c) {
+            let effect = match self.placement_in_playout(me, c, &mut ends) {
                 Ok(effect) => effect,
-                Err(mut largest) => {
+                Err((mut largest, centres)) => {
                     let mut guard = self.memo.table(self.t.limits.len());
                     let memo = guard.as_mut().expect("Memo::table fills the table");
                     let found = memo.recall(self, c).unwrap_or_else(|| {
-                        largest.search_through_cell();
+                        largest.search_from(centres);
                         memo.keep(c, self.stones, largest.found);
                         largest.found
                     });
@@ -1526,8 +1628,10 @@ mod tests {
 
     fn largest_size(game: &Ihex<u128>, cell: &str) -> u32 {
         let c = game.t.grid.parse_cell(cell).unwrap() as usize;
-        let filled = (game.t.neighbours[c] & game.filled()).count();
-        match game.largest_formed_quickly(c, filled) {
+        if (game.t.neighbours[c] & game.filled()).count() < 3 {
+            return 0;
+        }
+        match game.largest_formed_quickly(c) {
             Ok(formed) => formed.map_or(0, |l| l.found.size),
             Err(mut largest) => {
                 largest.search_through_cell();
@@ -1673,12 +1777,27 @@ mod tests {
                     }
                 }
                 game.hash = game.hash_from_scratch();
+                // What a playout's placement tests share within the position.
+                let mut ends = Ends::default();
                 for c in game.empty().ones() {
                     let answers = [Seat::P1, Seat::P2].map(|seat| {
                         let fast = game.placement(seat, c);
                         assert_eq!(
                             fast,
                             brute_placement(&game, &all, seat, c),
+                            "side {n} cell {c} {}",
+                            game.position_text()
+                        );
+                        let in_playout = match game.placement_in_playout(seat, c, &mut ends) {
+                            Ok(effect) => effect,
+                            Err((mut largest, centres)) => {
+                                largest.search_from(centres);
+                                largest.found.verdict(seat)
+                            }
+                        };
+                        assert_eq!(
+                            in_playout,
+                            fast,
                             "side {n} cell {c} {}",
                             game.position_text()
                         );

@@ -86,6 +86,38 @@ fn grown<const N: usize>(set: u128) -> u128 {
     grown & const { board(N) }
 }
 
+/// [`Rhombus::neighbours`] on side `N`.
+#[inline]
+fn neighbours<const N: usize>(set: u128) -> u128 {
+    let w = 2 * N as u32 - 1;
+    let all =
+        (set << 1) | (set >> 1) | (set << w) | (set >> w) | (set << (w + 1)) | (set >> (w + 1));
+    all & const { board(N) }
+}
+
+/// [`Rhombus::centres`] on side `N`: counts the gaps of the seven shifted
+/// copies of `set` bit-sliced, up to two.
+#[inline]
+fn centres<const N: usize>(set: u128) -> (u128, u128) {
+    let w = 2 * N as u32 - 1;
+    let copies = [
+        set,
+        set << 1,
+        set >> 1,
+        set << w,
+        set >> w,
+        set << (w + 1),
+        set >> (w + 1),
+    ];
+    let (mut gaps, mut two_gaps) = (0u128, 0u128);
+    for copy in copies {
+        two_gaps |= gaps & !copy;
+        gaps |= !copy;
+    }
+    let board = const { board(N) };
+    (board & !gaps, board & gaps & !two_gaps)
+}
+
 /// [`Rhombus::interior`] on side `N`.
 #[inline]
 fn interior<const N: usize>(set: u128) -> u128 {
@@ -146,6 +178,21 @@ impl Rhombus {
     #[inline]
     pub fn grown(&self, set: u128) -> u128 {
         per_side!(self.side, grown(set))
+    }
+
+    /// The cells next to a cell of `set` (on the board).
+    #[inline]
+    pub fn neighbours(&self, set: u128) -> u128 {
+        per_side!(self.side, neighbours(set))
+    }
+
+    /// The cells whose closed neighbourhood (the cell and its six
+    /// neighbours) `set` holds entirely, and those whose closed
+    /// neighbourhood it holds all but one cell of (a neighbour off the
+    /// board counts as a cell `set` misses).
+    #[inline]
+    pub fn centres(&self, set: u128) -> (u128, u128) {
+        per_side!(self.side, centres(set))
     }
 
     /// The cells of `set` whose six neighbours are all on the board and
@@ -274,6 +321,30 @@ mod tests {
             }
             let reached = rh.connected(rh.from_dense(1 << start), set);
             assert_eq!(rh.to_dense(reached), dense_of(&component));
+            // Neighbours and centres cell by cell.
+            let dense = dense_of(&cells);
+            let (full, one_short) = rh.centres(set);
+            let (mut next, mut want_full, mut want_short) = (0u128, 0u128, 0u128);
+            for c in 0..grid.len() {
+                let around = &grid.neighbours[c];
+                if around
+                    .iter()
+                    .any(|&n| n != hexhex::NONE && dense & 1 << n != 0)
+                {
+                    next |= 1 << c;
+                }
+                let missing = around
+                    .iter()
+                    .filter(|&&n| n == hexhex::NONE || dense & 1 << n == 0)
+                    .count()
+                    + (dense & 1 << c == 0) as usize;
+                want_full |= ((missing == 0) as u128) << c;
+                want_short |= ((missing == 1) as u128) << c;
+            }
+            assert_eq!(rh.to_dense(rh.neighbours(set)), next);
+            assert_eq!(rh.to_dense(full), want_full);
+            assert_eq!(rh.to_dense(one_short), want_short);
+            assert_eq!(full, rh.interior(set));
         }
     }
 }
