@@ -399,39 +399,66 @@ impl<'a, B: Bits> Largest<'a, B> {
         }
     }
 
-    /// [`Largest::search_through_cell`], given (in the rhombus layout) the
-    /// cells whose closed neighbourhoods are filled once the stone is
-    /// placed.
-    fn search_from(&mut self, centres: Option<u128>) {
-        match (&self.t.rhombus, centres) {
-            (Some((rh, around)), Some(centres)) => {
-                let keep = Bounds(self.t.limits[self.cell]);
-                self.search_near(rh, around[self.cell], centres, keep);
+    /// The verdict for `seat` in a random playout, given (in the rhombus
+    /// layout) the cells whose closed neighbourhoods are filled once the
+    /// stone is placed; and whether it ran the whole search (so that the
+    /// findings are complete). When every stone the formed hexagons can
+    /// hold is one seat's, the verdict needs no branch-and-bound: every
+    /// formed hexagon is that seat's but for the placed stone, so that seat
+    /// places legally and captures nothing, and the other cannot place (an
+    /// enemy majority in each).
+    fn settle(&mut self, seat: Seat, centres: Option<u128>) -> (Placement<B>, bool) {
+        let (Some((rh, around)), Some(centres)) = (&self.t.rhombus, centres) else {
+            self.search_through_cell();
+            return (self.found.verdict(seat), true);
+        };
+        if let Some((hexagon, size)) = self.bound_near(rh, around[self.cell], centres) {
+            let reach = self.t.all & !self.holes;
+            for owner in [Seat::P1, Seat::P2] {
+                if (reach & self.stones[owner.other().index()]).is_empty() {
+                    let verdict = if owner == seat {
+                        Placement::Quiet
+                    } else {
+                        Placement::Illegal
+                    };
+                    return (verdict, false);
+                }
             }
-            _ => self.search_through_cell(),
+            let keep = Bounds(self.t.limits[self.cell]);
+            if hexagon.covers(&keep) {
+                self.visit(hexagon, size, keep);
+            }
+        }
+        (self.found.verdict(seat), true)
+    }
+
+    /// The search from a first bound far tighter than the board (see
+    /// [`Largest::bound_near`]).
+    fn search_near(&mut self, rh: &Rhombus, around: u128, centres: u128, keep: Bounds) {
+        if let Some((hexagon, size)) = self.bound_near(rh, around, centres)
+            && hexagon.covers(&keep)
+        {
+            self.visit(hexagon, size, keep);
         }
     }
 
-    /// The search from a first bound far tighter than the board. A formed
-    /// hexagon is a core grown by one ring: the core lies in the cells whose
-    /// neighbours are all filled, and (being connected and next to the
-    /// placed cell) in the part of them connected to the placed cell's
-    /// neighbourhood `around`. So every formed hexagon lies inside that
-    /// part grown by one ring (every cell outside it counts as a hole) and
-    /// inside the hexagon around that part's bounds. The rhombus layout
-    /// makes these fills a few word operations. `centres` are the cells
-    /// whose closed neighbourhoods are filled.
-    fn search_near(&mut self, rh: &Rhombus, around: u128, centres: u128, keep: Bounds) {
+    /// The hexagon every formed one lies in, and its size (None when none
+    /// forms), with every cell no formed hexagon can hold counted as a hole.
+    /// A formed hexagon is a core grown by one ring: the core lies in the
+    /// cells whose neighbours are all filled (`centres`), and (being
+    /// connected and next to the placed cell) in the part of them connected
+    /// to the placed cell's neighbourhood `around`. So every formed hexagon
+    /// lies inside that part grown by one ring and inside the hexagon
+    /// around that part's bounds. The rhombus layout makes these fills a
+    /// few word operations.
+    fn bound_near(&mut self, rh: &Rhombus, around: u128, centres: u128) -> Option<(Bounds, u32)> {
         let cores = rh.connected(around, centres);
         if cores == 0 {
-            return;
+            return None;
         }
         self.holes = self.t.all & !B::from_low_u128(rh.to_dense(rh.grown(cores)));
         let core = Bounds(rh.limits(cores));
-        let hexagon = core.grown();
-        if hexagon.covers(&keep) {
-            self.visit(hexagon, core.cells() + core.extents() + 6, keep);
-        }
+        Some((core.grown(), core.cells() + core.extents() + 6))
     }
 
     /// Explores the hexagons inside the hexagon `h` (of `size` cells,
@@ -1097,12 +1124,16 @@ impl<B: Bits> Ihex<B> {
                 Err((mut largest, centres)) => {
                     let mut guard = self.memo.table(self.t.limits.len());
                     let memo = guard.as_mut().expect("Memo::table fills the table");
-                    let found = memo.recall(self, c).unwrap_or_else(|| {
-                        largest.search_from(centres);
-                        memo.keep(c, self.stones, largest.found);
-                        largest.found
-                    });
-                    found.verdict(me)
+                    match memo.recall(self, c) {
+                        Some(found) => found.verdict(me),
+                        None => {
+                            let (effect, searched) = largest.settle(me, centres);
+                            if searched {
+                                memo.keep(c, self.stones, largest.found);
+                            }
+                            effect
+                        }
+                    }
                 }
             };
             if effect != Placement::Illegal {
@@ -1757,6 +1788,7 @@ mod tests {
     fn placements_agree_with_brute_force() {
         let mut rng = GameRng::seed_from_u64(5);
         for n in 4..=7 {
+            let mut settled_unsearched = 0;
             let t = tables::<u128>(n);
             let all: Vec<(u32, u128)> = hexagons_by_definition(n as i32)
                 .iter()
@@ -1765,10 +1797,12 @@ mod tests {
             for trial in 0..(if n == 7 { 60 } else { 150 }) {
                 // Random fillings, dense ones most often (big hexagons).
                 let density = [0.5, 0.75, 0.9, 0.97][trial % 4];
+                // Some mostly one player's, where whole regions are.
+                let red_share = [0.5, 0.95, 0.05][trial / 4 % 3];
                 let mut game = Ihex::<u128>::new(n);
                 for c in 0..t.limits.len() {
                     if rng.random_bool(density) {
-                        let seat = if rng.random_bool(0.5) {
+                        let seat = if rng.random_bool(red_share) {
                             Seat::P1
                         } else {
                             Seat::P2
@@ -1791,8 +1825,9 @@ mod tests {
                         let in_playout = match game.placement_in_playout(seat, c, &mut ends) {
                             Ok(effect) => effect,
                             Err((mut largest, centres)) => {
-                                largest.search_from(centres);
-                                largest.found.verdict(seat)
+                                let (effect, searched) = largest.settle(seat, centres);
+                                settled_unsearched += !searched as u32;
+                                effect
                             }
                         };
                         assert_eq!(
@@ -1807,6 +1842,13 @@ mod tests {
                     assert!(answers.iter().any(|a| *a != Placement::Illegal));
                 }
             }
+            // Playouts settle one player's regions without the search
+            // (rhombus sides only).
+            assert_eq!(
+                settled_unsearched > 50,
+                n <= 6,
+                "side {n}: {settled_unsearched}"
+            );
         }
     }
 
