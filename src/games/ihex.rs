@@ -402,11 +402,11 @@ impl<'a, B: Bits> Largest<'a, B> {
     /// The verdict for `seat` in a random playout, given (in the rhombus
     /// layout) the cells whose closed neighbourhoods are filled once the
     /// stone is placed; and whether it ran the whole search (so that the
-    /// findings are complete). When every stone the formed hexagons can
-    /// hold is one seat's, the verdict needs no branch-and-bound: every
-    /// formed hexagon is that seat's but for the placed stone, so that seat
-    /// places legally and captures nothing, and the other cannot place (an
-    /// enemy majority in each).
+    /// findings are complete). Where the stones the formed hexagons can
+    /// hold leave no choice, the verdict needs no branch-and-bound: with no
+    /// enemy stone among them, every formed hexagon is all friendly (legal,
+    /// nothing to capture); with at most 3 friendly ones, every largest
+    /// hexagon has an enemy majority (illegal).
     fn settle(&mut self, seat: Seat, centres: Option<u128>) -> (Placement<B>, bool) {
         let (Some((rh, around)), Some(centres)) = (&self.t.rhombus, centres) else {
             self.search_through_cell();
@@ -414,15 +414,15 @@ impl<'a, B: Bits> Largest<'a, B> {
         };
         if let Some((hexagon, size)) = self.bound_near(rh, around[self.cell], centres) {
             let reach = self.t.all & !self.holes;
-            for owner in [Seat::P1, Seat::P2] {
-                if (reach & self.stones[owner.other().index()]).is_empty() {
-                    let verdict = if owner == seat {
-                        Placement::Quiet
-                    } else {
-                        Placement::Illegal
-                    };
-                    return (verdict, false);
-                }
+            if (reach & self.stones[seat.other().index()]).is_empty() {
+                return (Placement::Quiet, false);
+            }
+            // The largest hexagons have 10 cells or more (a 10-cell one
+            // forms, or there would be no search): with at most 3 friendly
+            // stones within reach, each has at most 4 friendly and at least
+            // 6 enemy ones.
+            if (reach & self.stones[seat.index()]).count() <= 3 {
+                return (Placement::Illegal, false);
             }
             let keep = Bounds(self.t.limits[self.cell]);
             if hexagon.covers(&keep) {
