@@ -399,10 +399,11 @@ impl<'a, B: Bits> Largest<'a, B> {
         }
     }
 
-    /// The verdict for `seat` in a random playout, given (in the rhombus
-    /// layout) the cells whose closed neighbourhoods are filled once the
-    /// stone is placed; and whether it ran the whole search (so that the
-    /// findings are complete). Where the stones the formed hexagons can
+    /// The verdict for `seat` in a random playout, for a placement that
+    /// forms a 10-cell hexagon (the search [`Ihex::placement_in_playout`]
+    /// leaves), given (in the rhombus layout) the cells whose closed
+    /// neighbourhoods are filled once the stone is placed; and whether it
+    /// ran the whole search (so that the findings are complete). Where the stones the formed hexagons can
     /// hold leave no choice, the verdict needs no branch-and-bound: with no
     /// enemy stone among them, every formed hexagon is all friendly (legal,
     /// nothing to capture); with at most 3 friendly ones, every largest
@@ -959,8 +960,9 @@ impl<B: Bits> Ihex<B> {
         self.placement_by(seat, c, || self.largest_formed_in_playout(c, ends))
     }
 
-    /// The rules' verdict from the largest hexagons found by `largest`
-    /// (given the filled neighbours of `c`), or what it leaves to search.
+    /// The rules' verdict on `seat` placing on `c`, from the largest
+    /// hexagons that `largest` finds (asked only when `c` has 3 filled
+    /// neighbours or more), or the search it leaves.
     #[inline(always)]
     fn placement_by<E>(
         &self,
@@ -1842,8 +1844,9 @@ mod tests {
                     assert!(answers.iter().any(|a| *a != Placement::Illegal));
                 }
             }
-            // Playouts settle one player's regions without the search
-            // (rhombus sides only).
+            // Playouts settle some placements without the search (one
+            // player's region, hardly any friendly stone; rhombus sides
+            // only).
             assert_eq!(
                 settled_unsearched > 50,
                 n <= 6,

@@ -72,21 +72,13 @@ const fn board(n: usize) -> u128 {
     board
 }
 
-/// [`Rhombus::grown`] on side `N`: shifts by constants.
+/// [`Rhombus::grown`] on side `N`.
 #[inline]
 fn grown<const N: usize>(set: u128) -> u128 {
-    let w = 2 * N as u32 - 1;
-    let grown = set
-        | (set << 1)
-        | (set >> 1)
-        | (set << w)
-        | (set >> w)
-        | (set << (w + 1))
-        | (set >> (w + 1));
-    grown & const { board(N) }
+    (set | neighbours::<N>(set)) & const { board(N) }
 }
 
-/// [`Rhombus::neighbours`] on side `N`.
+/// [`Rhombus::neighbours`] on side `N`: shifts by constants.
 #[inline]
 fn neighbours<const N: usize>(set: u128) -> u128 {
     let w = 2 * N as u32 - 1;
@@ -136,6 +128,33 @@ fn connected<const N: usize>(seeds: u128, within: u128) -> u128 {
         }
         reached = next;
     }
+}
+
+/// [`Rhombus::limits`] on side `N`: every row folded, unrolled, so that
+/// no loop bound depends on the set.
+#[inline]
+fn limits<const N: usize>(set: u128) -> [i32; 6] {
+    let w = 2 * N as u32 - 1;
+    let r0 = set.trailing_zeros() / w;
+    let r1 = (127 - set.leading_zeros()) / w;
+    // Per row, fold its cells by q (columns) and by q - r + w - 1.
+    let (mut columns, mut diagonals) = (0u32, 0u32);
+    for r in 0..w {
+        let row = ((set >> (r * w)) as u32) & ((1u32 << w) - 1);
+        columns |= row;
+        diagonals |= row << (w - 1 - r);
+    }
+    let low = |bits: u32| bits.trailing_zeros() as i32;
+    let high = |bits: u32| 31 - bits.leading_zeros() as i32;
+    let offset = w as i32 - 1;
+    [
+        -low(columns),
+        -(r0 as i32),
+        -(low(diagonals) - offset),
+        high(columns),
+        r1 as i32,
+        high(diagonals) - offset,
+    ]
 }
 
 /// Per side from 2 to 6 (all that [`Rhombus::new`] admits),
@@ -216,33 +235,6 @@ impl Rhombus {
         debug_assert!(set != 0);
         per_side!(self.side, limits(set))
     }
-}
-
-/// [`Rhombus::limits`] on side `N`: every row folded, unrolled, so that
-/// no loop bound depends on the set.
-#[inline]
-fn limits<const N: usize>(set: u128) -> [i32; 6] {
-    let w = 2 * N as u32 - 1;
-    let r0 = set.trailing_zeros() / w;
-    let r1 = (127 - set.leading_zeros()) / w;
-    // Per row, fold its cells by q (columns) and by q - r + w - 1.
-    let (mut columns, mut diagonals) = (0u32, 0u32);
-    for r in 0..w {
-        let row = ((set >> (r * w)) as u32) & ((1u32 << w) - 1);
-        columns |= row;
-        diagonals |= row << (w - 1 - r);
-    }
-    let low = |bits: u32| bits.trailing_zeros() as i32;
-    let high = |bits: u32| 31 - bits.leading_zeros() as i32;
-    let offset = w as i32 - 1;
-    [
-        -low(columns),
-        -(r0 as i32),
-        -(low(diagonals) - offset),
-        high(columns),
-        r1 as i32,
-        high(diagonals) - offset,
-    ]
 }
 
 #[cfg(test)]
