@@ -991,7 +991,7 @@ impl<B: Bits> Ihex<B> {
     /// neighbours, see [`Ihex::placement_by`]) forms, or None when it forms
     /// none; or, when finding them takes the branch-and-bound, that search
     /// ready to run.
-    #[inline]
+    #[inline(always)]
     fn largest_formed_quickly(
         &self,
         c: usize,
