@@ -400,7 +400,7 @@ impl<'a, B: Bits> Largest<'a, B> {
     }
 
     /// The verdict for `seat` in a random playout, for a placement that
-    /// forms a 10-cell hexagon (the search [`Ihex::placement_in_playout`]
+    /// forms a 10-cell hexagon (the search [`Ihex::placement_in_ply`]
     /// leaves), given (in the rhombus layout) the cells whose closed
     /// neighbourhoods are filled once the stone is placed; and whether it
     /// ran the whole search (so that the findings are complete). Where the stones the formed hexagons can
@@ -431,6 +431,19 @@ impl<'a, B: Bits> Largest<'a, B> {
             }
         }
         (self.found.verdict(seat), true)
+    }
+
+    /// [`Largest::search_through_cell`], given (in the rhombus layout) the
+    /// cells whose closed neighbourhoods are filled once the stone is
+    /// placed.
+    fn search_from(&mut self, centres: Option<u128>) {
+        match (&self.t.rhombus, centres) {
+            (Some((rh, around)), Some(centres)) => {
+                let keep = Bounds(self.t.limits[self.cell]);
+                self.search_near(rh, around[self.cell], centres, keep);
+            }
+            _ => self.search_through_cell(),
+        }
     }
 
     /// The search from a first bound far tighter than the board (see
@@ -855,14 +868,15 @@ impl<B: Bits> MemoTable<B> {
 /// is placed, where it starts.
 type Pending<B> = (Largest<'static, B>, Option<u128>);
 
-/// What every placement of one ply shares about the 7-cell hexagons, in
-/// the rhombus layout (sides up to 6): the cells whose closed
+/// What every placement test of one position (a playout's ply, the
+/// legal moves, the evaluation's mobility) shares about the 7-cell
+/// hexagons, in the rhombus layout (sides up to 6): the cells whose closed
 /// neighbourhood is filled, and those whose closed neighbourhood misses one
 /// cell only. A placement on `c` forms a 7-cell hexagon around each cell of
 /// the second kind next to it (the cell it misses is `c`), and a 10-cell
 /// one exactly when two such centres touch or one touches a filled
-/// centre. Found on the first placement of a ply that needs them, where
-/// scanning the hexagons through each cell took a test per hexagon.
+/// centre. Found at the first test that needs them, where scanning the
+/// hexagons through each cell took a test per hexagon.
 #[derive(Default)]
 struct Ends(Option<(u128, u128)>);
 
@@ -871,6 +885,22 @@ impl Ends {
         *self
             .0
             .get_or_insert_with(|| rh.centres(rh.from_dense(game.filled().low_u128())))
+    }
+}
+
+/// The rules' verdict on `seat` placing on a cell with `friends` and
+/// `foes` among its neighbours, given the largest hexagons the placement
+/// forms (`None`: it forms none, and the anti-blob rule decides).
+fn verdict<B: Bits>(
+    seat: Seat,
+    friends: u32,
+    foes: u32,
+    formed: Option<&Found<B>>,
+) -> Placement<B> {
+    match formed {
+        Some(found) => found.verdict(seat),
+        None if foes >= friends => Placement::Quiet,
+        None => Placement::Illegal,
     }
 }
 
@@ -950,14 +980,14 @@ impl<B: Bits> Ihex<B> {
     /// [`Ihex::placement_quickly`] within a random playout's ply, where
     /// `ends` tells the 7- and 10-cell hexagons apart without a scan; a
     /// search it leaves comes with the cells it starts from (the centres of
-    /// [`Ihex::largest_formed_in_playout`]).
-    fn placement_in_playout(
+    /// [`Ihex::largest_formed_in_ply`]).
+    fn placement_in_ply(
         &self,
         seat: Seat,
         c: usize,
         ends: &mut Ends,
     ) -> Result<Placement<B>, Pending<B>> {
-        self.placement_by(seat, c, || self.largest_formed_in_playout(c, ends))
+        self.placement_by(seat, c, || self.largest_formed_in_ply(c, ends))
     }
 
     /// The rules' verdict on `seat` placing on `c`, from the largest
@@ -980,10 +1010,35 @@ impl<B: Bits> Ihex<B> {
         // core cell grown), which needs 3 filled neighbours of c, and if
         // larger, a formed 10-cell one (two neighbouring core cells).
         let formed = if friends + foes < 3 { None } else { largest()? };
-        Ok(match formed {
-            Some(largest) => largest.found.verdict(seat),
-            None if foes >= friends => Placement::Quiet,
-            None => Placement::Illegal,
+        Ok(verdict(
+            seat,
+            friends,
+            foes,
+            formed.as_ref().map(|l| &l.found),
+        ))
+    }
+
+    /// Whether each seat may place on the empty cell `c`, from one test
+    /// (the hexagons a stone forms are the same whoever places it), with
+    /// the position's `ends`.
+    fn placeable_by_each(&self, c: usize, ends: &mut Ends) -> [bool; 2] {
+        let t = self.t;
+        let around = self.stones.map(|stones| (t.neighbours[c] & stones).count());
+        let formed = if around[0] + around[1] < 3 {
+            None
+        } else {
+            match self.largest_formed_in_ply(c, ends) {
+                Ok(formed) => formed,
+                Err((mut largest, centres)) => {
+                    largest.search_from(centres);
+                    Some(largest)
+                }
+            }
+        };
+        let found = formed.as_ref().map(|l| &l.found);
+        [Seat::P1, Seat::P2].map(|seat| {
+            let (friends, foes) = (around[seat.index()], around[seat.other().index()]);
+            verdict(seat, friends, foes, found) != Placement::Illegal
         })
     }
 
@@ -1009,11 +1064,11 @@ impl<B: Bits> Ihex<B> {
         Ok(Some(largest.with_sevens()))
     }
 
-    /// [`Ihex::largest_formed_quickly`] from the ply's `ends` (sides up to
+    /// [`Ihex::largest_formed_quickly`] from the position's `ends` (sides up to
     /// 6; larger boards scan as it does). A search it leaves comes with the
     /// cells whose closed neighbourhoods are filled once `c` is.
-    #[inline]
-    fn largest_formed_in_playout(
+    #[inline(always)]
+    fn largest_formed_in_ply(
         &self,
         c: usize,
         ends: &mut Ends,
@@ -1037,10 +1092,6 @@ impl<B: Bits> Ihex<B> {
             return Err((largest, Some(centres)));
         }
         Ok(Some(largest.with_sevens()))
-    }
-
-    fn can_place(&self, seat: Seat, c: usize) -> bool {
-        self.placement(seat, c) != Placement::Illegal
     }
 
     /// The board is full: nobody can place. Every empty cell is legal for
@@ -1121,7 +1172,7 @@ impl<B: Bits> Ihex<B> {
             let c = untried.select(random_below(rng, left as usize) as u32);
             // The memo (behind a lock) only for the placements that need
             // the search.
-            let effect = match self.placement_in_playout(me, c, &mut ends) {
+            let effect = match self.placement_in_ply(me, c, &mut ends) {
                 Ok(effect) => effect,
                 Err((mut largest, centres)) => {
                     let mut guard = self.memo.table(self.t.limits.len());
@@ -1194,10 +1245,11 @@ impl<B: Bits> Game for Ihex<B> {
             return;
         }
         let me = self.to_move;
+        let mut ends = Ends::default();
         moves.extend(
             self.empty()
                 .ones()
-                .filter(|&c| self.can_place(me, c))
+                .filter(|&c| self.placeable_by_each(c, &mut ends)[me.index()])
                 .map(|c| c as u16),
         );
         if moves.is_empty() && !self.board_full() {
@@ -1358,9 +1410,16 @@ impl<B: Bits> Game for Ihex<B> {
         let me = self.to_move;
         let material = |seat: Seat| self.stones[seat.index()].count() as i32;
         let empty = self.empty();
-        let mobility =
-            |seat: Seat| empty.ones().filter(|&c| self.can_place(seat, c)).count() as i32;
-        100 * (material(me) - material(me.other())) + 2 * (mobility(me) - mobility(me.other()))
+        let mut ends = Ends::default();
+        let mut mobility = [0i32; 2];
+        for c in empty.ones() {
+            let placeable = self.placeable_by_each(c, &mut ends);
+            for (count, can) in mobility.iter_mut().zip(placeable) {
+                *count += can as i32;
+            }
+        }
+        let (mine, theirs) = (mobility[me.index()], mobility[me.other().index()]);
+        100 * (material(me) - material(me.other())) + 2 * (mine - theirs)
     }
 
     /// Random games last about two plies per cell (captures empty cells
@@ -1824,7 +1883,7 @@ mod tests {
                             "side {n} cell {c} {}",
                             game.position_text()
                         );
-                        let in_playout = match game.placement_in_playout(seat, c, &mut ends) {
+                        let in_playout = match game.placement_in_ply(seat, c, &mut ends) {
                             Ok(effect) => effect,
                             Err((mut largest, centres)) => {
                                 let (effect, searched) = largest.settle(seat, centres);
@@ -1842,6 +1901,13 @@ mod tests {
                     });
                     // The fact the pass rule rests on.
                     assert!(answers.iter().any(|a| *a != Placement::Illegal));
+                    // Both players from one test (evaluation, legal moves).
+                    assert_eq!(
+                        game.placeable_by_each(c, &mut ends),
+                        answers.map(|a| a != Placement::Illegal),
+                        "side {n} cell {c} {}",
+                        game.position_text()
+                    );
                 }
             }
             // Playouts settle some placements without the search (one
