@@ -78,31 +78,33 @@ fn grown<const N: usize>(set: u128) -> u128 {
     (set | neighbours::<N>(set)) & const { board(N) }
 }
 
-/// [`Rhombus::neighbours`] on side `N`: shifts by constants.
-#[inline]
-fn neighbours<const N: usize>(set: u128) -> u128 {
+/// `set` moved one step in each of the six directions on side `N` (shifts
+/// by constants); bits moved off the board are for the caller to mask.
+#[inline(always)]
+fn moved<const N: usize>(set: u128) -> [u128; 6] {
     let w = 2 * N as u32 - 1;
-    let all =
-        (set << 1) | (set >> 1) | (set << w) | (set >> w) | (set << (w + 1)) | (set >> (w + 1));
-    all & const { board(N) }
-}
-
-/// [`Rhombus::centres`] on side `N`: counts the gaps of the seven shifted
-/// copies of `set` bit-sliced, up to two.
-#[inline]
-fn centres<const N: usize>(set: u128) -> (u128, u128) {
-    let w = 2 * N as u32 - 1;
-    let copies = [
-        set,
+    [
         set << 1,
         set >> 1,
         set << w,
         set >> w,
         set << (w + 1),
         set >> (w + 1),
-    ];
-    let (mut gaps, mut two_gaps) = (0u128, 0u128);
-    for copy in copies {
+    ]
+}
+
+/// [`Rhombus::neighbours`] on side `N`.
+#[inline]
+fn neighbours<const N: usize>(set: u128) -> u128 {
+    moved::<N>(set).into_iter().fold(0, |all, m| all | m) & const { board(N) }
+}
+
+/// [`Rhombus::centres`] on side `N`: counts the gaps of the set and its
+/// six moved copies bit-sliced, up to two.
+#[inline]
+fn centres<const N: usize>(set: u128) -> (u128, u128) {
+    let (mut gaps, mut two_gaps) = (!set, 0u128);
+    for copy in moved::<N>(set) {
         two_gaps |= gaps & !copy;
         gaps |= !copy;
     }
@@ -113,8 +115,7 @@ fn centres<const N: usize>(set: u128) -> (u128, u128) {
 /// [`Rhombus::interior`] on side `N`.
 #[inline]
 fn interior<const N: usize>(set: u128) -> u128 {
-    let w = 2 * N as u32 - 1;
-    set & (set << 1) & (set >> 1) & (set << w) & (set >> w) & (set << (w + 1)) & (set >> (w + 1))
+    moved::<N>(set).into_iter().fold(set, |inner, m| inner & m)
 }
 
 /// [`Rhombus::connected`] on side `N`.
