@@ -403,11 +403,12 @@ impl<'a, B: Bits> Largest<'a, B> {
     /// forms a 10-cell hexagon (the search [`Ihex::placement_in_ply`]
     /// leaves), given (in the rhombus layout) the cells whose closed
     /// neighbourhoods are filled once the stone is placed; and whether it
-    /// ran the whole search (so that the findings are complete). Where the stones the formed hexagons can
-    /// hold leave no choice, the verdict needs no branch-and-bound: with no
-    /// enemy stone among them, every formed hexagon is all friendly (legal,
-    /// nothing to capture); with at most 3 friendly ones, every largest
-    /// hexagon has an enemy majority (illegal).
+    /// ran the whole search (so that the findings are complete). Where the
+    /// stones the formed hexagons can hold leave no choice, the verdict
+    /// needs no branch-and-bound: with no enemy stone among them, every
+    /// formed hexagon is all friendly (legal, nothing to capture); with at
+    /// most 3 friendly ones, every largest hexagon has an enemy majority
+    /// (illegal).
     fn settle(&mut self, seat: Seat, centres: Option<u128>) -> (Placement<B>, bool) {
         let (Some((rh, around)), Some(centres)) = (&self.t.rhombus, centres) else {
             self.search_through_cell();
@@ -888,6 +889,15 @@ impl Ends {
     }
 }
 
+/// Whether a placement next to `filled` stones may form a hexagon. A
+/// formed hexagon is a formed core grown by one ring, and the core holds a
+/// cell next to the placed one: so it holds a formed 7-cell hexagon (one
+/// core cell grown), which needs 3 filled neighbours, and if larger, a
+/// formed 10-cell one (two neighbouring core cells).
+fn may_form_hexagon(filled: u32) -> bool {
+    filled >= 3
+}
+
 /// The rules' verdict on `seat` placing on a cell with `friends` and
 /// `foes` among its neighbours, given the largest hexagons the placement
 /// forms (`None`: it forms none, and the anti-blob rule decides).
@@ -991,8 +1001,8 @@ impl<B: Bits> Ihex<B> {
     }
 
     /// The rules' verdict on `seat` placing on `c`, from the largest
-    /// hexagons that `largest` finds (asked only when `c` has 3 filled
-    /// neighbours or more), or the search it leaves.
+    /// hexagons that `largest` finds (asked only when one may form, see
+    /// [`may_form_hexagon`]), or the search it leaves.
     #[inline(always)]
     fn placement_by<E>(
         &self,
@@ -1005,11 +1015,11 @@ impl<B: Bits> Ihex<B> {
         let enemy = self.stones[seat.other().index()];
         let friends = (t.neighbours[c] & own).count();
         let foes = (t.neighbours[c] & enemy).count();
-        // A formed hexagon is a formed core grown by one ring, and the core
-        // holds a cell next to c: so it holds a formed 7-cell hexagon (one
-        // core cell grown), which needs 3 filled neighbours of c, and if
-        // larger, a formed 10-cell one (two neighbouring core cells).
-        let formed = if friends + foes < 3 { None } else { largest()? };
+        let formed = if may_form_hexagon(friends + foes) {
+            largest()?
+        } else {
+            None
+        };
         Ok(verdict(
             seat,
             friends,
@@ -1024,7 +1034,7 @@ impl<B: Bits> Ihex<B> {
     fn placeable_by_each(&self, c: usize, ends: &mut Ends) -> [bool; 2] {
         let t = self.t;
         let around = self.stones.map(|stones| (t.neighbours[c] & stones).count());
-        let formed = if around[0] + around[1] < 3 {
+        let formed = if !may_form_hexagon(around[0] + around[1]) {
             None
         } else {
             match self.largest_formed_in_ply(c, ends) {
@@ -1042,8 +1052,8 @@ impl<B: Bits> Ihex<B> {
         })
     }
 
-    /// The largest hexagons a stone on `c` (with at least 3 filled
-    /// neighbours, see [`Ihex::placement_by`]) forms, or None when it forms
+    /// The largest hexagons a stone on `c` (where one may form, see
+    /// [`may_form_hexagon`]) forms, or None when it forms
     /// none; or, when finding them takes the branch-and-bound, that search
     /// ready to run.
     #[inline(always)]
@@ -1720,7 +1730,7 @@ mod tests {
 
     fn largest_size(game: &Ihex<u128>, cell: &str) -> u32 {
         let c = game.t.grid.parse_cell(cell).unwrap() as usize;
-        if (game.t.neighbours[c] & game.filled()).count() < 3 {
+        if !may_form_hexagon((game.t.neighbours[c] & game.filled()).count()) {
             return 0;
         }
         match game.largest_formed_quickly(c) {
