@@ -97,8 +97,11 @@ registry! {
         variants: &tritium::Variant::NAMES,
         stones: None,
         size_of_text: tritium::size_of_text,
-        // Measured: evaluated playouts cut at 20 plies beat playing to the end.
-        auto: Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 1000.0)),
+        // Measured: evaluated playouts cut at 20 plies beat playing to the
+        // end (and 40 plies: -67; 4 plies: -269). The evaluation's scale
+        // (session 19, 100 games each against 1000): 400 +70, 200 +21,
+        // 100 +0, 2500 -131.
+        auto: Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 400.0)),
         // Measured with the embedded Tritium 5 weights (bench/RESULTS.md):
         // priors +139 Elo at 2000 nodes but -92 at 100 ms (features at every
         // node cost more than they know; again -49 against v0.1 on a quiet

@@ -349,6 +349,7 @@ fn every_option_takes_a_valid_value() {
     e.setoption("ExpandAfter", "3");
     e.setoption("PlayoutCutoff", "7");
     e.setoption("EvalScale", "250");
+    e.setoption("WidenAbove", "30");
     e.setoption("Hash", "3");
     let o = e.driver.options();
     assert_eq!(o.search.threads, 2);
@@ -358,6 +359,7 @@ fn every_option_takes_a_valid_value() {
     assert_eq!(o.search.tuning.expand_after, Some(3));
     assert_eq!(o.search.tuning.playout_cutoff, Some(7));
     assert_eq!(o.search.tuning.eval_scale, Some(250.0));
+    assert_eq!(o.search.tuning.widen_above, Some(30));
     assert_eq!(o.engine.hash_mb, 3);
     e.ready();
     let (_, best) = e.go("go nodes 3000");
@@ -1146,6 +1148,34 @@ fn multipv_lines_are_distinct_and_ordered_best_first() {
             "{search}: scores not best first: {scores:?}"
         );
     }
+}
+
+/// Tritium 5 opens with 180 moves. A search of 400 playouts tries each
+/// of them; with `WidenAbove` below 180 the root opens them a few at a
+/// time (4 + 2 sqrt(visits): at most 44 after 400).
+#[test]
+fn widen_above_opens_big_nodes_a_few_moves_at_a_time() {
+    let tried = |widen: Option<&str>| {
+        let mut e = Engine::new();
+        e.setoption("Game", "tritium");
+        e.setoption("Size", "5");
+        e.setoption("Search", "mcts");
+        e.setoption("MoveStats", "true");
+        if let Some(widen) = widen {
+            e.setoption("WidenAbove", widen);
+        }
+        e.ready();
+        e.silent("position startpos");
+        let (lines, best) = e.go("go nodes 400");
+        assert_eq!(e.ask(&format!("query islegal {best}")), "true");
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string movestats ") && !l.contains(" visits 0 "))
+            .count()
+    };
+    assert_eq!(tried(None), 180);
+    let widened = tried(Some("100"));
+    assert!((10..=44).contains(&widened), "{widened} root moves tried");
 }
 
 #[test]

@@ -335,6 +335,70 @@ impl Tritium {
         self.hash ^= side_key();
     }
 
+    /// The colour that gains the mover most on the empty `cell` (ties at
+    /// random), with its gain.
+    fn best_colour(&self, cell: usize, rng: &mut GameRng) -> (i32, usize) {
+        let mut best = i32::MIN;
+        let mut chosen = 0;
+        let mut ties = 0;
+        for colour in (0..3).filter(|&c| self.supply[c] > 0) {
+            let gain = self.tile_gain(cell, colour, self.to_move);
+            if gain > best {
+                (best, chosen, ties) = (gain, colour, 1);
+            } else if gain == best {
+                ties += 1;
+                if random_below(rng, ties) == 0 {
+                    chosen = colour;
+                }
+            }
+        }
+        (best, chosen)
+    }
+
+    /// How much a tile of `colour` on the empty `cell` changes `me`'s
+    /// score (own controlled tiles minus the opponent's), counting the
+    /// regions it merges.
+    fn tile_gain(&self, cell: usize, colour: usize, me: Seat) -> i32 {
+        let signed = |region: Region| match region.controller() {
+            Some(seat) if seat == me => region.size as i32,
+            Some(_) => -(region.size as i32),
+            None => 0,
+        };
+        let mut merged = Region {
+            size: 1,
+            flags: [0, 0],
+        };
+        let mut before = 0;
+        let mut roots = [usize::MAX; 6];
+        for (i, &nb) in self.grid.neighbours[cell].iter().enumerate() {
+            if nb == hexhex::NONE || self.tile[nb as usize] != colour as u8 + 1 {
+                continue;
+            }
+            let root = self.root[nb as usize] as usize;
+            if roots[..i].contains(&root) {
+                continue;
+            }
+            roots[i] = root;
+            let region = self.region[root];
+            before += signed(region);
+            merged.size += region.size;
+            merged.flags[0] += region.flags[0];
+            merged.flags[1] += region.flags[1];
+        }
+        signed(merged) - before
+    }
+
+    /// The root of a largest free region (the first in cell order); only
+    /// when a free region exists.
+    fn largest_free_root(&self) -> usize {
+        (0..self.cells)
+            .filter(|&c| {
+                self.tile[c] != 0 && self.root[c] as usize == c && self.region[c].is_free()
+            })
+            .max_by_key(|&c| (self.region[c].size, std::cmp::Reverse(c)))
+            .expect("a free region exists")
+    }
+
     /// The `k`-th tile (in cell order) of a free region.
     fn nth_free_tile(&self, k: usize) -> usize {
         (0..self.cells)
@@ -862,6 +926,36 @@ impl Game for Tritium {
             }
         }
         Some(flag_move(self.nth_free_tile(random_below(rng, flag_moves))))
+    }
+
+    /// A random move as `random_move` draws it, except that a tile takes
+    /// the colour that gains the mover most at once (ties at random) and a
+    /// flag goes on a largest free region: a random colour feeds the
+    /// opponent's regions as often as one's own, and playouts that do so
+    /// misjudge who a region will belong to.
+    #[inline]
+    fn playout_move(
+        &self,
+        rng: &mut GameRng,
+        scratch: &mut Vec<TritiumMove>,
+    ) -> Option<TritiumMove> {
+        let mv = self.random_move(rng, scratch)?;
+        if mv == PASS {
+            return Some(mv);
+        }
+        if mv >> 8 == FLAG_KIND {
+            return Some(flag_move(self.largest_free_root()));
+        }
+        // Of two random cells, the one where the mover gains more.
+        let first = (mv & 0xff) as usize;
+        let second = self.order[random_below(rng, self.empties)] as usize;
+        let (gain, colour) = self.best_colour(first, rng);
+        let (other_gain, other_colour) = self.best_colour(second, rng);
+        Some(if other_gain > gain {
+            tile_move(other_colour, second)
+        } else {
+            tile_move(colour, first)
+        })
     }
 
     /// The board without its centre keeps the 12 symmetries of the hexhex
@@ -1511,5 +1605,66 @@ mod tests {
         assert!(text.contains(" g "), "{text}");
         assert!(text.contains("tiles left: R 11 G 11 B 12"));
         assert!(text.contains("to move: p2"));
+    }
+
+    /// A playout's tile takes a colour that gains the mover most, by the
+    /// score after the tile is played, and its flag goes on a largest free
+    /// region; every drawn move is legal, and playouts end exactly when
+    /// the game does.
+    #[test]
+    fn playouts_take_the_best_colour_and_the_largest_free_region() {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(5);
+        let mut scratch = Vec::new();
+        let mut legal = Vec::new();
+        let (mut tiles, mut gaining, mut flags) = (0, 0, 0);
+        for size in [4, 5, 7] {
+            for variant in [Variant::Standard, Variant::Short] {
+                for _ in 0..20 {
+                    let mut g = Tritium::new(size, variant);
+                    loop {
+                        g.legal_moves(&mut legal);
+                        let drawn = g.playout_move(&mut rng, &mut scratch);
+                        assert_eq!(drawn.is_none(), legal.is_empty(), "{}", g.position_text());
+                        let Some(mv) = drawn else { break };
+                        assert!(legal.contains(&mv), "{} not legal", g.format_move(mv));
+                        if mv >> 8 == FLAG_KIND {
+                            let root = g.root[(mv & 0xff) as usize] as usize;
+                            let largest = g.free_roots()[0];
+                            assert!(g.region[root].is_free());
+                            assert_eq!(g.region[root].size, g.region[largest].size);
+                            flags += 1;
+                        } else if mv != PASS {
+                            let cell = (mv & 0xff) as usize;
+                            let me = g.to_move;
+                            let gain_of = |colour: usize| {
+                                let mut after = g;
+                                after.play(tile_move(colour, cell));
+                                after.score_for(me) - g.score_for(me)
+                            };
+                            let gains: Vec<i32> =
+                                (0..3).filter(|&c| g.supply[c] > 0).map(gain_of).collect();
+                            let chosen = gain_of((mv >> 8) as usize);
+                            assert_eq!(
+                                chosen,
+                                *gains.iter().max().unwrap(),
+                                "{}",
+                                g.position_text()
+                            );
+                            tiles += 1;
+                            gaining += (chosen > *gains.iter().min().unwrap()) as u32;
+                        }
+                        g.play(mv);
+                    }
+                    assert!(g.outcome().is_some());
+                }
+            }
+        }
+        // The choices must have mattered often enough to be tested.
+        assert!(
+            gaining > tiles / 10,
+            "{gaining} of {tiles} tiles had a better colour"
+        );
+        assert!(flags > 100, "{flags} flags");
     }
 }

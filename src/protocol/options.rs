@@ -252,6 +252,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         apply: |o, v| o.search.tuning.expand_after = tuning(v).map(|n| n as u32),
     },
     OptionSpec {
+        name: "WidenAbove",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 10_000,
+        },
+        help: "MCTS nodes with more moves than this open them best first, a few more with each visit (0: the game's own)",
+        apply: |o, v| o.search.tuning.widen_above = tuning(v).map(|n| n as u32),
+    },
+    OptionSpec {
         name: "PlayoutCutoff",
         kind: Kind::Spin {
             default: 0,

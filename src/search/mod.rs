@@ -58,6 +58,8 @@ impl Default for SearchSettings {
 pub struct Tuning {
     pub exploration: Option<f32>,
     pub expand_after: Option<u32>,
+    /// MCTS: nodes with more moves than this are widened progressively.
+    pub widen_above: Option<u32>,
     /// `Some(0)` turns the cutoff off.
     pub playout_cutoff: Option<u32>,
     pub eval_scale: Option<f32>,

@@ -110,6 +110,9 @@ impl MctsConfig {
         if let Some(n) = tuning.expand_after {
             config.expand_after = n.max(1);
         }
+        if let Some(above) = tuning.widen_above {
+            config.widen_above = Some(above);
+        }
         if let Some(cutoff) = tuning.playout_cutoff {
             config.playout_cutoff = (cutoff > 0).then_some(cutoff);
         }
