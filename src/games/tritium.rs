@@ -388,13 +388,16 @@ impl Tritium {
         signed(merged) - before
     }
 
+    /// Whether `cell` is the root of a free region.
+    fn is_free_root(&self, cell: usize) -> bool {
+        self.tile[cell] != 0 && self.root[cell] as usize == cell && self.region[cell].is_free()
+    }
+
     /// The root of a largest free region (the first in cell order); only
     /// when a free region exists.
     fn largest_free_root(&self) -> usize {
         (0..self.cells)
-            .filter(|&c| {
-                self.tile[c] != 0 && self.root[c] as usize == c && self.region[c].is_free()
-            })
+            .filter(|&c| self.is_free_root(c))
             .max_by_key(|&c| (self.region[c].size, std::cmp::Reverse(c)))
             .expect("a free region exists")
     }
@@ -410,10 +413,8 @@ impl Tritium {
     /// Sizes of the free regions, largest first.
     fn free_region_sizes(&self) -> Vec<u8> {
         let mut sizes: Vec<u8> = (0..self.cells)
-            .filter(|&c| self.tile[c] != 0 && self.root[c] as usize == c)
-            .map(|c| self.region[c])
-            .filter(|r| r.is_free())
-            .map(|r| r.size)
+            .filter(|&c| self.is_free_root(c))
+            .map(|c| self.region[c].size)
             .collect();
         sizes.sort_unstable_by(|a, b| b.cmp(a));
         sizes
@@ -928,11 +929,12 @@ impl Game for Tritium {
         Some(flag_move(self.nth_free_tile(random_below(rng, flag_moves))))
     }
 
-    /// A random move as `random_move` draws it, except that a tile takes
-    /// the colour that gains the mover most at once (ties at random) and a
-    /// flag goes on a largest free region: a random colour feeds the
-    /// opponent's regions as often as one's own, and playouts that do so
-    /// misjudge who a region will belong to.
+    /// A tile or a flag in the proportions `random_move` draws them, but
+    /// the tile goes on the better of two random empty cells, in the
+    /// colour that gains the mover most at once (ties at random), and the
+    /// flag on a largest free region: a random colour feeds the opponent's
+    /// regions as often as one's own, and playouts that do so misjudge who
+    /// a region will belong to.
     #[inline]
     fn playout_move(
         &self,
@@ -946,7 +948,6 @@ impl Game for Tritium {
         if mv >> 8 == FLAG_KIND {
             return Some(flag_move(self.largest_free_root()));
         }
-        // Of two random cells, the one where the mover gains more.
         let first = (mv & 0xff) as usize;
         let second = self.order[random_below(rng, self.empties)] as usize;
         let (gain, colour) = self.best_colour(first, rng);
@@ -1198,11 +1199,7 @@ impl Tritium {
 
     /// The roots of the free regions, largest first.
     fn free_roots(&self) -> Vec<usize> {
-        let mut roots: Vec<usize> = (0..self.cells)
-            .filter(|&c| {
-                self.tile[c] != 0 && self.root[c] as usize == c && self.region[c].is_free()
-            })
-            .collect();
+        let mut roots: Vec<usize> = (0..self.cells).filter(|&c| self.is_free_root(c)).collect();
         roots.sort_by_key(|&r| std::cmp::Reverse(self.region[r].size));
         roots
     }
