@@ -296,3 +296,20 @@ pub fn split_drop(text: &str) -> Option<(char, &str)> {
     }
     Some((letter, cell))
 }
+
+/// A playout move drawn for a test, checked against the position's legal
+/// moves: one of them, and `None` exactly when there are none.
+#[cfg(test)]
+pub(crate) fn checked_playout_move<G: Game>(
+    g: &G,
+    legal: &[G::Move],
+    rng: &mut GameRng,
+    scratch: &mut Vec<G::Move>,
+) -> Option<G::Move> {
+    let drawn = g.playout_move(rng, scratch);
+    assert_eq!(drawn.is_none(), legal.is_empty(), "{}", g.position_text());
+    if let Some(mv) = drawn {
+        assert!(legal.contains(&mv), "{} not legal", g.format_move(mv));
+    }
+    drawn
+}

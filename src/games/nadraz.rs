@@ -1683,6 +1683,7 @@ impl<const C: usize> Nadraz<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::checked_playout_move;
     use rand::SeedableRng;
 
     type Board = Nadraz<MAX_CELLS>;
@@ -2124,12 +2125,8 @@ mod tests {
                         // none only when there is no move at all.
                         let mut seen = Vec::new();
                         for _ in 0..4 {
-                            let drawn = g.playout_move(&mut rng, &mut scratch);
-                            assert_eq!(drawn.is_none(), legal.is_empty(), "{}", g.position_text());
-                            if let Some(mv) = drawn {
-                                assert!(legal.contains(&mv), "{} not legal", g.format_move(mv));
-                                seen.push(mv);
-                            }
+                            let drawn = checked_playout_move(&g, &legal, &mut rng, &mut scratch);
+                            seen.extend(drawn);
                         }
                         let Some(&mv) = seen.first() else { break };
                         passes += (mv == PASS) as u32;
