@@ -102,9 +102,16 @@ registry! {
         // (session 19, 100 games each against 1000): 400 +70, 200 +21,
         // 100 +0, 2500 -131. The playouts (`Tritium::playout_move`): the
         // best colour +78, a largest free region +70 more, the better of two
-        // cells +53 more (200 games each, 100 ms); against v0.1 +119 at
-        // 100 ms (400 games) and +164 at 10 s + 100 ms (200 games).
-        auto: Profile::plain("mcts", MctsConfig::tuned().with_cutoff(20, 400.0)),
+        // cells +53 more (200 games each, 100 ms). Exploration 0.35 against
+        // 0.7 +70, 0.2 against 0.35 -4 (session 20, 200 games each); a third
+        // cell -7, playout flags half as often -21, a flag whenever a free
+        // region has 4 tiles -164 (100 games).
+        auto: Profile::plain(
+            "mcts",
+            MctsConfig::tuned()
+                .with_cutoff(20, 400.0)
+                .with_exploration(0.35),
+        ),
         // Measured with the embedded Tritium 5 weights (bench/RESULTS.md):
         // priors +139 Elo at 2000 nodes but -92 at 100 ms (features at every
         // node cost more than they know; again -49 against v0.1 on a quiet
