@@ -105,7 +105,8 @@ registry! {
         // cells +53 more (200 games each, 100 ms). Exploration 0.35 against
         // 0.7 +70, 0.2 against 0.35 -4 (session 20, 200 games each); a third
         // cell -7, playout flags half as often -21, a flag whenever a free
-        // region has 4 tiles -164 (100 games).
+        // region has 4 tiles -160 (102 games). Against v0.1 +230 at 100 ms
+        // and +308 at 10 s + 100 ms (400 games each).
         auto: Profile::plain(
             "mcts",
             MctsConfig::tuned()
