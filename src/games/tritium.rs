@@ -393,13 +393,12 @@ impl Tritium {
         self.tile[cell] != 0 && self.root[cell] as usize == cell && self.region[cell].is_free()
     }
 
-    /// The root of a largest free region (the first in cell order); only
-    /// when a free region exists.
-    fn largest_free_root(&self) -> usize {
+    /// The root of a largest free region (the first in cell order), if
+    /// a free region exists.
+    fn largest_free_root(&self) -> Option<usize> {
         (0..self.cells)
             .filter(|&c| self.is_free_root(c))
             .max_by_key(|&c| (self.region[c].size, std::cmp::Reverse(c)))
-            .expect("a free region exists")
     }
 
     /// The `k`-th tile (in cell order) of a free region.
@@ -826,8 +825,7 @@ impl Game for Tritium {
     fn evaluate(&self) -> i32 {
         let me = self.to_move;
         let them = me.other();
-        let mut score =
-            100 * (self.controlled[me.index()] as i32 - self.controlled[them.index()] as i32);
+        let mut score = 100 * self.score_for(me);
         let mut turn = if self.may_flag(me) { me } else { them };
         let mut left = [
             self.flags_left(Seat::P1).unwrap_or(u8::MAX),
@@ -946,7 +944,8 @@ impl Game for Tritium {
             return Some(mv);
         }
         if mv >> 8 == FLAG_KIND {
-            return Some(flag_move(self.largest_free_root()));
+            let root = self.largest_free_root().expect("a flag was drawn");
+            return Some(flag_move(root));
         }
         let first = (mv & 0xff) as usize;
         let second = self.order[random_below(rng, self.empties)] as usize;
@@ -1205,9 +1204,8 @@ impl Tritium {
     }
 
     fn largest_free(&self) -> u32 {
-        self.free_roots()
-            .first()
-            .map_or(0, |&r| self.region[r].size as u32)
+        self.largest_free_root()
+            .map_or(0, |r| self.region[r].size as u32)
     }
 
     fn write_position_features(&self, out: &mut Vec<u32>) {
