@@ -5,7 +5,7 @@
 use quintet::matches::record;
 use quintet::matches::stats::{Pentanomial, Sprt, Trinomial, elo_of_score, score_of_elo};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const QUINTET: &str = env!("CARGO_BIN_EXE_quintet");
@@ -217,9 +217,28 @@ fn failing_engines_lose_with_the_right_reason() {
     }
 }
 
+/// Sends `signal` (e.g. "-INT") to a running match and waits at most 10 s
+/// for it to exit; its output.
+fn stop_with(mut child: Child, signal: &str) -> Output {
+    let sent = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no exit after kill {signal}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn ctrl_c_ends_with_a_summary_of_finished_games() {
-    let mut child = Command::new(QUINTET)
+    let child = Command::new(QUINTET)
         .args([
             "match",
             "--game",
@@ -238,20 +257,7 @@ fn ctrl_c_ends_with_a_summary_of_finished_games() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(1200));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "no exit after Ctrl-C"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = stop_with(child, "-INT");
     let summary = text(&out.stdout);
     assert_eq!(out.status.code(), Some(130), "{summary}");
     assert!(summary.contains("Interrupted by Ctrl-C"), "{summary}");
@@ -891,7 +897,7 @@ fn sigterm_and_sighup_stop_a_match_like_ctrl_c() {
                 dir.display()
             )
         };
-        let mut child = Command::new(QUINTET)
+        let child = Command::new(QUINTET)
             .args([
                 "match",
                 "--game",
@@ -920,20 +926,7 @@ fn sigterm_and_sighup_stop_a_match_like_ctrl_c() {
             "no engines in {}",
             dir.display()
         );
-        let sent = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-        let start = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no exit after {name}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let out = child.wait_with_output().unwrap();
+        let out = stop_with(child, signal);
         let summary = text(&out.stdout);
         assert_eq!(out.status.code(), Some(status), "{summary}");
         assert!(
