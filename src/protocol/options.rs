@@ -262,6 +262,18 @@ pub const OPTIONS: &[OptionSpec] = &[
         apply: |o, v| o.search.tuning.widen_above = tuning(v).map(|n| n as u32),
     },
     OptionSpec {
+        name: "FirstPlayUrgency",
+        kind: Kind::Spin {
+            default: -1,
+            min: -1,
+            max: 1_000,
+        },
+        help: "MCTS (UCT) score of an unvisited child in hundredths; 0: every unvisited child before any second visit (-1: the game's own)",
+        apply: |o, v| {
+            o.search.tuning.first_play_urgency = tuning_from_zero(v).map(|u| u as f32 / 100.0)
+        },
+    },
+    OptionSpec {
         name: "PlayoutCutoff",
         kind: Kind::Spin {
             default: 0,

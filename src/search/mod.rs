@@ -62,6 +62,9 @@ pub struct Tuning {
     pub widen_above: Option<u32>,
     /// `Some(0)` turns the cutoff off.
     pub playout_cutoff: Option<u32>,
+    /// MCTS (UCT): the score of an unvisited child; `Some(0.0)`: unvisited
+    /// children first.
+    pub first_play_urgency: Option<f32>,
     pub eval_scale: Option<f32>,
     /// MCTS: the weight of the learned value at leaves (0: playouts only).
     pub value_weight: Option<f32>,

@@ -58,6 +58,9 @@ pub struct MctsConfig {
     pub value_weight: f32,
     /// PUCT: an unvisited child counts its parent's mean less this.
     pub first_play_reduction: f32,
+    /// UCT: the score of an unvisited child (first-play urgency); `None`:
+    /// every unvisited child before any second visit.
+    pub first_play_urgency: Option<f32>,
     /// With an evaluator: select by PUCT over its priors (false: UCT, and
     /// the priors are never computed, which saves their features at every
     /// expansion).
@@ -78,6 +81,7 @@ impl MctsConfig {
             eval_scale: 100.0,
             value_weight: 1.0,
             first_play_reduction: 0.2,
+            first_play_urgency: None,
             priors: true,
             value_at_cutoff: false,
         }
@@ -92,6 +96,12 @@ impl MctsConfig {
 
     pub const fn with_exploration(mut self, c: f32) -> Self {
         self.exploration = c;
+        self
+    }
+
+    /// UCT scores an unvisited child `urgency` instead of before all else.
+    pub const fn with_first_play_urgency(mut self, urgency: f32) -> Self {
+        self.first_play_urgency = Some(urgency);
         self
     }
 
@@ -115,6 +125,9 @@ impl MctsConfig {
         }
         if let Some(cutoff) = tuning.playout_cutoff {
             config.playout_cutoff = (cutoff > 0).then_some(cutoff);
+        }
+        if let Some(urgency) = tuning.first_play_urgency {
+            config.first_play_urgency = (urgency > 0.0).then_some(urgency);
         }
         if let Some(scale) = tuning.eval_scale {
             config.eval_scale = scale;

@@ -56,10 +56,12 @@ trait ChildScore {
     const ENDS_AT_FIRST_UNVISITED: bool;
 }
 
-/// UCB1: mean + c * sqrt(ln N / n); unvisited children first.
+/// UCB1: mean + c * sqrt(ln N / n); an unvisited child scores the
+/// first-play urgency (infinity without one: unvisited children first).
 struct UctScore {
     c: f32,
     log_parent: f32,
+    unvisited: f32,
 }
 
 impl UctScore {
@@ -68,19 +70,21 @@ impl UctScore {
         UctScore {
             c: config.exploration,
             log_parent: (parent_visits as f32).ln(),
+            unvisited: config.first_play_urgency.unwrap_or(f32::INFINITY),
         }
     }
 }
 
 impl ChildScore for UctScore {
     // Children are in random order here, and every unvisited one scores
-    // infinity: the first is taken, but a proven win later still wins.
+    // the same: the first is taken, unless a visited child scores more or
+    // a proven win comes later.
     const ENDS_AT_FIRST_UNVISITED: bool = false;
 
     #[inline]
     fn score(&self, child: &Node, visits: u32, _prior: f32) -> f32 {
         if visits == 0 {
-            return f32::INFINITY;
+            return self.unvisited;
         }
         // One division per child: the mean and the bonus share 1/visits.
         let inverse = 1.0 / visits as f32;
@@ -251,5 +255,18 @@ mod tests {
             let chosen = select(&nodes, 0, Seat::P1, &config, true);
             assert_eq!(chosen, full_scan(&nodes, &config), "{children:?}");
         }
+    }
+
+    #[test]
+    fn uct_first_play_urgency_revisits_a_good_child_before_trying_new_ones() {
+        // Child 1 has won 9 of 10, child 2 2 of 10; 3 and 4 are unvisited.
+        // At c = 0.35 child 1 scores 0.9 + 0.35 * sqrt(ln 20 / 10) = 1.09.
+        let nodes = tree(&[(0.0, 10, 9), (0.0, 10, 2), (0.0, 0, 0), (0.0, 0, 0)]);
+        let uct = MctsConfig::tuned().with_exploration(0.35);
+        assert_eq!(select(&nodes, 0, Seat::P1, &uct, false), 3);
+        let urgent = uct.clone().with_first_play_urgency(1.5);
+        assert_eq!(select(&nodes, 0, Seat::P1, &urgent, false), 3);
+        let patient = uct.with_first_play_urgency(1.0);
+        assert_eq!(select(&nodes, 0, Seat::P1, &patient, false), 1);
     }
 }
