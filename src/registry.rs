@@ -106,7 +106,9 @@ registry! {
         // 0.7 +70, 0.2 against 0.35 -4 (session 20, 200 games each); a third
         // cell -7, playout flags half as often -21, a flag whenever a free
         // region has 4 tiles -160 (102 games). Against v0.1 +230 at 100 ms
-        // and +308 at 10 s + 100 ms (400 games each).
+        // and +308 at 10 s + 100 ms (400 games each). Session 21, level or
+        // worse: cut at 30 plies +10, widening above 40 moves +17 (400
+        // games), a first-play urgency of 0.8 -67 and of 1.1 +17.
         auto: Profile::plain(
             "mcts",
             MctsConfig::tuned()
