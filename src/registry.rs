@@ -108,7 +108,8 @@ registry! {
         // region has 4 tiles -160 (102 games). Against v0.1 +230 at 100 ms
         // and +308 at 10 s + 100 ms (400 games each). Session 21, level or
         // worse: cut at 30 plies +10, widening above 40 moves +17 (400
-        // games), a first-play urgency of 0.8 -67 and of 1.1 +17.
+        // games), a first-play urgency of 0.8 -67 and of 1.1 +17, leaves
+        // expanded at their second visit -21.
         auto: Profile::plain(
             "mcts",
             MctsConfig::tuned()

@@ -7,7 +7,8 @@
 //!   are atomics and a visit is counted on the way down (a virtual loss),
 //!   so threads spread out; each thread keeps its own counts and publishes
 //!   them in batches.
-//! - UCT, or PUCT with an evaluator's priors; leaves scored by playouts
+//! - UCT (every child tried once first, or a first-play urgency), or PUCT
+//!   with an evaluator's priors; leaves scored by playouts
 //!   (optionally cut off and evaluated by the game or by the evaluator's
 //!   value), by the evaluator's value, or both.
 //! - MCTS-Solver: proven results propagate up (`score mate N`).
