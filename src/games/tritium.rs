@@ -92,6 +92,18 @@ impl Region {
     }
 }
 
+/// The sizes of the free regions, largest first.
+struct FreeSizes {
+    size: [u8; MAX_CELLS],
+    len: usize,
+}
+
+impl FreeSizes {
+    fn as_slice(&self) -> &[u8] {
+        &self.size[..self.len]
+    }
+}
+
 #[derive(Copy, Clone)]
 pub struct Tritium {
     grid: &'static HexGrid,
@@ -338,11 +350,12 @@ impl Tritium {
     /// The colour that gains the mover most on the empty `cell` (ties at
     /// random), with its gain.
     fn best_colour(&self, cell: usize, rng: &mut GameRng) -> (i32, usize) {
+        let gains = self.tile_gains(cell, self.to_move);
         let mut best = i32::MIN;
         let mut chosen = 0;
         let mut ties = 0;
         for colour in (0..3).filter(|&c| self.supply[c] > 0) {
-            let gain = self.tile_gain(cell, colour, self.to_move);
+            let gain = gains[colour];
             if gain > best {
                 (best, chosen, ties) = (gain, colour, 1);
             } else if gain == best {
@@ -355,37 +368,43 @@ impl Tritium {
         (best, chosen)
     }
 
-    /// How much a tile of `colour` on the empty `cell` changes `me`'s
-    /// score (own controlled tiles minus the opponent's), counting the
-    /// regions it merges.
-    fn tile_gain(&self, cell: usize, colour: usize, me: Seat) -> i32 {
+    /// How much a tile of each colour on the empty `cell` would change
+    /// `me`'s score (own controlled tiles minus the opponent's), counting
+    /// the regions it merges. One pass over the neighbours serves all three
+    /// colours: a region has one colour, so each neighbouring region
+    /// counts for its own colour only.
+    fn tile_gains(&self, cell: usize, me: Seat) -> [i32; 3] {
         let signed = |region: Region| match region.controller() {
             Some(seat) if seat == me => region.size as i32,
             Some(_) => -(region.size as i32),
             None => 0,
         };
-        let mut merged = Region {
+        let mut merged = [Region {
             size: 1,
             flags: [0, 0],
-        };
-        let mut before = 0;
-        let mut roots = [usize::MAX; 6];
-        for (i, &nb) in self.grid.neighbours[cell].iter().enumerate() {
-            if nb == hexhex::NONE || self.tile[nb as usize] != colour as u8 + 1 {
+        }; 3];
+        let mut before = [0; 3];
+        let mut roots = [u8::MAX; 6];
+        let mut seen = 0;
+        for &nb in &self.grid.neighbours[cell] {
+            if nb == hexhex::NONE || self.tile[nb as usize] == 0 {
                 continue;
             }
-            let root = self.root[nb as usize] as usize;
-            if roots[..i].contains(&root) {
+            let root = self.root[nb as usize];
+            if roots[..seen].contains(&root) {
                 continue;
             }
-            roots[i] = root;
-            let region = self.region[root];
-            before += signed(region);
-            merged.size += region.size;
-            merged.flags[0] += region.flags[0];
-            merged.flags[1] += region.flags[1];
+            roots[seen] = root;
+            seen += 1;
+            let colour = self.tile[nb as usize] as usize - 1;
+            let region = self.region[root as usize];
+            before[colour] += signed(region);
+            let into = &mut merged[colour];
+            into.size += region.size;
+            into.flags[0] += region.flags[0];
+            into.flags[1] += region.flags[1];
         }
-        signed(merged) - before
+        [0, 1, 2].map(|c| signed(merged[c]) - before[c])
     }
 
     /// Whether `cell` is the root of a free region.
@@ -410,12 +429,17 @@ impl Tritium {
     }
 
     /// Sizes of the free regions, largest first.
-    fn free_region_sizes(&self) -> Vec<u8> {
-        let mut sizes: Vec<u8> = (0..self.cells)
-            .filter(|&c| self.is_free_root(c))
-            .map(|c| self.region[c].size)
-            .collect();
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
+    /// (On the stack: the evaluation asks at the end of every cut playout.)
+    fn free_region_sizes(&self) -> FreeSizes {
+        let mut sizes = FreeSizes {
+            size: [0; MAX_CELLS],
+            len: 0,
+        };
+        for c in (0..self.cells).filter(|&c| self.is_free_root(c)) {
+            sizes.size[sizes.len] = self.region[c].size;
+            sizes.len += 1;
+        }
+        sizes.size[..sizes.len].sort_unstable_by(|a, b| b.cmp(a));
         sizes
     }
 
@@ -831,7 +855,7 @@ impl Game for Tritium {
             self.flags_left(Seat::P1).unwrap_or(u8::MAX),
             self.flags_left(Seat::P2).unwrap_or(u8::MAX),
         ];
-        for size in self.free_region_sizes() {
+        for &size in self.free_region_sizes().as_slice() {
             if left[turn.index()] == 0 {
                 turn = turn.other();
                 if left[turn.index()] == 0 {
@@ -1601,6 +1625,41 @@ mod tests {
         assert!(text.contains(" g "), "{text}");
         assert!(text.contains("tiles left: R 11 G 11 B 12"));
         assert!(text.contains("to move: p2"));
+    }
+
+    /// `tile_gains` gives, for every empty cell and every colour in
+    /// supply, the change of the mover's score once that tile is played,
+    /// along random games with flags of both players in merging regions.
+    #[test]
+    fn tile_gains_are_the_score_change_of_each_colour() {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(11);
+        let mut scratch = Vec::new();
+        let (mut checked, mut nonzero) = (0, 0);
+        for size in [4, 5] {
+            for _ in 0..10 {
+                let mut g = Tritium::new(size, Variant::Standard);
+                while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
+                    let me = g.to_move;
+                    for &cell in &g.order[..g.empties] {
+                        let gains = g.tile_gains(cell as usize, me);
+                        for colour in (0..3).filter(|&c| g.supply[c] > 0) {
+                            let mut after = g;
+                            after.play(tile_move(colour, cell as usize));
+                            let change = after.score_for(me) - g.score_for(me);
+                            assert_eq!(gains[colour], change, "{}", g.position_text());
+                            checked += 1;
+                            nonzero += (change != 0) as u32;
+                        }
+                    }
+                    g.play(mv);
+                }
+            }
+        }
+        assert!(
+            nonzero > checked / 50,
+            "{nonzero} of {checked} changed the score"
+        );
     }
 
     /// A playout's tile takes a colour that gains the mover most, by the
