@@ -116,13 +116,21 @@ registry! {
                 .with_cutoff(20, 400.0)
                 .with_exploration(0.35),
         ),
-        // Measured with the embedded Tritium 5 weights (bench/RESULTS.md):
-        // priors +139 Elo at 2000 nodes but -92 at 100 ms (features at every
-        // node cost more than they know; again -49 against v0.1 on a quiet
-        // machine); the value scoring cut playouts instead of the
-        // evaluation: level at equal playouts, -21 at 100 ms. So auto keeps
-        // playing without them.
-        learned: None,
+        // The learned value scores the cut playouts instead of the
+        // evaluation, with everything else as above (session 22,
+        // bench/RESULTS.md): weights fitted to self-play of the profile
+        // above +67 over it at 100 ms, the next generation (self-play with
+        // this profile) +28 more (200 games each). Session 9's weights, from
+        // self-play with random playouts, were level there. The priors cost
+        // more than they know: +139 at 2000 nodes, -92 at 100 ms (features
+        // at every node).
+        learned: Some(Profile::plain(
+            "mcts",
+            MctsConfig::tuned()
+                .with_cutoff(20, 400.0)
+                .with_exploration(0.35)
+                .with_cutoff_value(),
+        )),
     } => build_tritium;
     GameEntry {
         name: "nadraz",

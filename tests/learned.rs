@@ -238,3 +238,49 @@ fn embedded_weights_fit_their_configurations() {
     assert!(quintet::model::embedded(&Hadron::<u64>::new(6)).is_none());
     assert!(quintet::model::embedded(&Tritium::new(5, Variant::Standard)).is_some());
 }
+
+/// Tritium 5's learned profile is the plain one with the learned value
+/// scoring its cut playouts, and nothing else: with `CutoffValue off` the
+/// built-in weights search exactly as no weights, and with it on (the
+/// default) the search differs.
+#[test]
+fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
+    let search = |options: &str| -> Vec<String> {
+        let lines = session(&format!(
+            "setoption name Game value tritium\nsetoption name Size value 5\n{options}isready\nposition startpos\ngo nodes 3000\nquit\n"
+        ));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{lines:?}"
+        );
+        // The last report's node count, score and line (not the clock),
+        // and the move.
+        let last_info = lines.iter().rfind(|l| l.starts_with("info depth"));
+        let bestmove = lines.iter().find(|l| l.starts_with("bestmove"));
+        [last_info, bestmove]
+            .into_iter()
+            .flatten()
+            .map(|l| {
+                let mut words = l.split_whitespace();
+                let mut kept = Vec::new();
+                while let Some(w) = words.next() {
+                    if w == "nps" || w == "time" {
+                        words.next();
+                    } else {
+                        kept.push(w);
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect()
+    };
+    let none = search("setoption name Weights value none\n");
+    let value_off = search("setoption name CutoffValue value off\n");
+    let built_in = search("");
+    assert!(
+        none.len() == 2 && none[1].starts_with("bestmove "),
+        "{none:?}"
+    );
+    assert_eq!(value_off, none);
+    assert_ne!(built_in, none);
+}

@@ -112,6 +112,16 @@ impl MctsConfig {
         self
     }
 
+    /// With an evaluator: its value scores cut playouts, and nothing else
+    /// of it is used (UCT without priors, no value mixed in at leaves), so
+    /// its features are computed once per playout, never per node.
+    pub const fn with_cutoff_value(mut self) -> Self {
+        self.priors = false;
+        self.value_weight = 0.0;
+        self.value_at_cutoff = true;
+        self
+    }
+
     /// The configuration with hand-set values over it.
     pub fn tuned_by(&self, tuning: &Tuning) -> Self {
         let mut config = self.clone();
