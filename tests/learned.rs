@@ -2,6 +2,9 @@
 //! shardable; weight files load through the `Weights` option, and bad or
 //! mismatched files are refused with an error while the engine plays on.
 
+#[path = "common/untimed.rs"]
+mod untimed;
+
 use quintet::games::GameConfig;
 use quintet::games::hadron::Hadron;
 use quintet::learn::data::GenerationData;
@@ -14,6 +17,7 @@ use quintet::search::Tuning;
 use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use untimed::untimed;
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quintet-{name}-{}", std::process::id()));
@@ -260,18 +264,7 @@ fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
         [last_info, bestmove]
             .into_iter()
             .flatten()
-            .map(|l| {
-                let mut words = l.split_whitespace();
-                let mut kept = Vec::new();
-                while let Some(w) = words.next() {
-                    if w == "nps" || w == "time" {
-                        words.next();
-                    } else {
-                        kept.push(w);
-                    }
-                }
-                kept.join(" ")
-            })
+            .map(|l| untimed(l))
             .collect()
     };
     let none = search("setoption name Weights value none\n");

@@ -7,6 +7,9 @@
 //!
 //! (the last `info` line without `nps`/`time`, and the `bestmove`).
 
+#[path = "common/untimed.rs"]
+mod untimed;
+
 use quintet::games::GameConfig;
 use quintet::protocol::format;
 use quintet::registry;
@@ -14,6 +17,7 @@ use quintet::search::{Limits, SearchSettings};
 use quintet::session::{Engine, SearchRun};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use untimed::untimed;
 
 const V01: &[(&str, usize, &str, &str)] = &[
     (
@@ -53,22 +57,6 @@ const V01: &[(&str, usize, &str, &str)] = &[
         "a2",
     ),
 ];
-
-/// An `info` line without its timing fields (`nps`, `time`).
-fn untimed(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut kept = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        if words[i] == "nps" || words[i] == "time" {
-            i += 2;
-        } else {
-            kept.push(words[i]);
-            i += 1;
-        }
-    }
-    kept.join(" ")
-}
 
 #[test]
 fn uct_plain_searches_exactly_as_v0_1_did() {
