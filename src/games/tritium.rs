@@ -1052,7 +1052,7 @@ impl Game for Tritium {
         let l = layout();
         Some(FeatureSet {
             name: "tritium",
-            version: 1,
+            version: 2,
             position: l.position_size,
             moves: l.move_size,
         })
@@ -1125,7 +1125,8 @@ struct Layout {
     move_size: u32,
     /// Position: the score (own - enemy controlled tiles) x the phase.
     score: u32,
-    /// Position: the hand evaluation (`evaluate`) x the phase.
+    /// Position: the hand evaluation (`evaluate`) x the phase x who may
+    /// flag (me, the opponent).
     eval: u32,
     /// Position: who may flag (me, the opponent).
     may_flag: u32,
@@ -1135,8 +1136,16 @@ struct Layout {
     empties: u32,
     /// Position: one per region, by status x size.
     regions: u32,
-    /// Position: one per empty cell, by the statuses of the regions beside it.
+    /// Position: one per empty cell, by the statuses of the regions beside
+    /// it x the phase.
     frontier: u32,
+    /// Position: one per region, by status x its empty neighbours x the
+    /// tiles of its colour left (the room it has to grow).
+    region_room: u32,
+    /// Position: one per empty cell and colour in supply that would join a
+    /// region: the statuses of the regions of that colour beside it, and
+    /// whether it would merge two or more.
+    growth: u32,
     position_size: u32,
 }
 
@@ -1147,6 +1156,8 @@ const THEIRS: u32 = 2;
 const TIED: u32 = 3;
 const SIZES: u32 = 12;
 const PHASES: u32 = 4;
+/// Buckets of a region's empty neighbours.
+const ROOMS: u32 = 6;
 
 fn ring_table() -> &'static PatternTable {
     static TABLE: OnceLock<PatternTable> = OnceLock::new();
@@ -1169,12 +1180,14 @@ fn layout() -> &'static Layout {
         let move_size = b.size();
         let b = Blocks::new();
         let (score, b) = b.block(41 * PHASES);
-        let (eval, b) = b.block(41 * PHASES);
+        let (eval, b) = b.block(41 * PHASES * 4);
         let (may_flag, b) = b.block(4);
         let (first, b) = b.block(3);
         let (empties, b) = b.block(32);
         let (regions, b) = b.block(4 * SIZES);
-        let (frontier, b) = b.block(27);
+        let (frontier, b) = b.block(27 * PHASES);
+        let (region_room, b) = b.block(4 * ROOMS * 3);
+        let (growth, b) = b.block(32);
         Layout {
             tile_ring,
             tile_region,
@@ -1193,6 +1206,8 @@ fn layout() -> &'static Layout {
             empties,
             regions,
             frontier,
+            region_room,
+            growth,
             position_size: b.size(),
         }
     })
@@ -1236,9 +1251,11 @@ impl Tritium {
         let l = layout();
         let me = self.to_move;
         let phase = self.phase();
+        let flaggers = 2 * self.may_flag(me) as u32 + self.may_flag(me.other()) as u32;
         out.push(l.score + clamp_bucket(self.score_for(me), -20, 20) * PHASES + phase);
-        out.push(l.eval + clamp_bucket(self.evaluate() / 50, -20, 20) * PHASES + phase);
-        out.push(l.may_flag + 2 * self.may_flag(me) as u32 + self.may_flag(me.other()) as u32);
+        let eval = clamp_bucket(self.evaluate() / 50, -20, 20);
+        out.push(l.eval + (eval * PHASES + phase) * 4 + flaggers);
+        out.push(l.may_flag + flaggers);
         out.push(
             l.first
                 + match self.first_flag {
@@ -1248,16 +1265,16 @@ impl Tritium {
                 },
         );
         out.push(l.empties + (self.empties as u32 / 4).min(31));
-        for c in 0..self.cells {
-            if self.tile[c] != 0 && self.root[c] as usize == c {
-                let size = log_bucket(self.region[c].size as u32, 8, SIZES);
-                out.push(l.regions + self.status(c, me) * SIZES + size);
-            }
-        }
+        // Empty neighbours per region root, counted once per empty cell.
+        let mut room = [0u8; MAX_CELLS];
         for &c in &self.order[..self.empties] {
             let c = c as usize;
             let mut seen = [0u32; 3];
             let mut roots = [usize::MAX; 6];
+            // Per colour: the statuses of its regions beside the cell (bits)
+            // and how many distinct regions.
+            let mut colour_statuses = [0u32; 3];
+            let mut colour_regions = [0u32; 3];
             for (k, &nb) in self.grid.neighbours[c].iter().enumerate() {
                 if nb == hexhex::NONE || self.tile[nb as usize] == 0 {
                     continue;
@@ -1267,14 +1284,36 @@ impl Tritium {
                     continue;
                 }
                 roots[k] = root;
-                match self.status(root, me) {
+                room[root] = room[root].saturating_add(1);
+                let status = self.status(root, me);
+                match status {
                     MINE => seen[0] += 1,
                     THEIRS => seen[1] += 1,
                     FREE => seen[2] += 1,
                     _ => {}
                 }
+                let colour = self.tile[nb as usize] as usize - 1;
+                colour_statuses[colour] |= 1 << status;
+                colour_regions[colour] += 1;
             }
-            out.push(l.frontier + seen[0].min(2) * 9 + seen[1].min(2) * 3 + seen[2].min(2));
+            let class = seen[0].min(2) * 9 + seen[1].min(2) * 3 + seen[2].min(2);
+            out.push(l.frontier + class * PHASES + phase);
+            for colour in 0..3 {
+                if colour_regions[colour] > 0 && self.supply[colour] > 0 {
+                    let merges = (colour_regions[colour] > 1) as u32;
+                    out.push(l.growth + colour_statuses[colour] * 2 + merges);
+                }
+            }
+        }
+        for (c, &beside) in room[..self.cells].iter().enumerate() {
+            if self.tile[c] != 0 && self.root[c] as usize == c {
+                let status = self.status(c, me);
+                let size = log_bucket(self.region[c].size as u32, 8, SIZES);
+                out.push(l.regions + status * SIZES + size);
+                let rooms = log_bucket(beside as u32, 3, ROOMS);
+                let supply = (self.supply[self.tile[c] as usize - 1] as u32).min(2);
+                out.push(l.region_room + (status * ROOMS + rooms) * 3 + supply);
+            }
         }
     }
 
@@ -1630,6 +1669,78 @@ mod tests {
     /// `tile_gains` gives, for every empty cell and every colour in
     /// supply, the change of the mover's score once that tile is played,
     /// along random games with flags of both players in merging regions.
+    /// The value's growth features, decoded, are what a plain reading of
+    /// the board gives: per region its status, empty neighbours
+    /// (`room_around`) and its colour's supply; per empty cell and colour in
+    /// supply the statuses of that colour's regions beside it and whether
+    /// there are several.
+    #[test]
+    fn growth_features_read_the_regions_beside_each_empty_cell() {
+        use rand::SeedableRng;
+        let l = layout();
+        let mut rng = GameRng::seed_from_u64(5);
+        let mut scratch = Vec::new();
+        let (mut merges, mut rooms_seen) = (0, [0; ROOMS as usize]);
+        for _ in 0..10 {
+            let mut g = Tritium::new(5, Variant::Standard);
+            while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
+                let me = g.to_move;
+                let mut features = Vec::new();
+                g.write_position_features(&mut features);
+                let mut room_got: Vec<u32> = features
+                    .iter()
+                    .filter(|&&f| (l.region_room..l.growth).contains(&f))
+                    .map(|&f| f - l.region_room)
+                    .collect();
+                let mut growth_got: Vec<u32> = features
+                    .iter()
+                    .filter(|&&f| (l.growth..l.position_size).contains(&f))
+                    .map(|&f| f - l.growth)
+                    .collect();
+                let mut room_want = Vec::new();
+                for root in (0..g.cells).filter(|&c| g.tile[c] != 0 && g.root[c] as usize == c) {
+                    let room = g.room_around(root);
+                    let rooms = log_bucket(room, 3, ROOMS);
+                    rooms_seen[rooms as usize] += 1;
+                    let supply = (g.supply[g.tile[root] as usize - 1] as u32).min(2);
+                    room_want.push((g.status(root, me) * ROOMS + rooms) * 3 + supply);
+                }
+                let mut growth_want = Vec::new();
+                for cell in (0..g.cells).filter(|&c| g.tile[c] == 0) {
+                    for colour in (0..3).filter(|&c| g.supply[c] > 0) {
+                        let mut roots: Vec<usize> = g.grid.neighbours[cell]
+                            .iter()
+                            .filter(|&&nb| nb != hexhex::NONE)
+                            .filter(|&&nb| g.tile[nb as usize] as usize == colour + 1)
+                            .map(|&nb| g.root[nb as usize] as usize)
+                            .collect();
+                        roots.sort();
+                        roots.dedup();
+                        if roots.is_empty() {
+                            continue;
+                        }
+                        let statuses = roots.iter().fold(0, |bits, &r| bits | 1 << g.status(r, me));
+                        merges += (roots.len() > 1) as u32;
+                        growth_want.push(statuses * 2 + (roots.len() > 1) as u32);
+                    }
+                }
+                room_got.sort();
+                room_want.sort();
+                growth_got.sort();
+                growth_want.sort();
+                assert_eq!(room_got, room_want, "{}", g.position_text());
+                assert_eq!(growth_got, growth_want, "{}", g.position_text());
+                g.play(mv);
+            }
+        }
+        assert!(merges > 100, "{merges} merging cells");
+        // Random play on size 5 never gives a region 12 empty neighbours.
+        assert!(
+            rooms_seen[..5].iter().all(|&n| n > 0),
+            "room buckets {rooms_seen:?}"
+        );
+    }
+
     #[test]
     fn tile_gains_are_the_score_change_of_each_colour() {
         use rand::SeedableRng;
