@@ -120,17 +120,18 @@ registry! {
         // evaluation, with everything else as above (session 22,
         // bench/RESULTS.md): weights fitted to self-play of the profile
         // above +67 over it at 100 ms, the next generation (self-play with
-        // this profile) +28 more (200 games each). Session 23: features of
-        // each region's room to grow and of the tiles that would join or
-        // merge regions (held-out value loss 0.476 to 0.456 on the same
-        // data): the built-in fit (two generations) +17 over session 22
-        // (400 games), the three fits tried +49 (800 games); +308 over
-        // uct-plain at 100 ms (400 games), level with session 22. With
-        // session 22's value, cutting at 12 plies lost -155 (86 games) and
-        // at 30 was level (+10, 200 games).
-        // Session 9's weights, from self-play with random playouts, were
-        // level there. The priors cost more than they know: +139 at 2000
-        // nodes, -92 at 100 ms (features at every node).
+        // this profile) +28 more (200 games each); over uct-plain +326 at
+        // 100 ms (400 games) and +301 at 10 s + 100 ms (200 games), from
+        // +279 and +220. Session 9's weights, from self-play with random
+        // playouts, were level there. The priors cost more than they know:
+        // +139 at 2000 nodes, -92 at 100 ms (features at every node).
+        // Session 23: features of each region's room to grow and of the
+        // tiles that would join or merge regions (held-out value loss 0.476
+        // to 0.456 on the same data); the built-in fit (two generations)
+        // +17 over session 22 (400 games), the three fits tried +49 (800
+        // games); +308 over uct-plain at 100 ms (400 games), level with
+        // session 22. With session 22's value, cutting at 12 plies lost
+        // -155 (86 games) and at 30 was level (+10, 200 games).
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()
