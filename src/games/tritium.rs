@@ -1666,9 +1666,6 @@ mod tests {
         assert!(text.contains("to move: p2"));
     }
 
-    /// `tile_gains` gives, for every empty cell and every colour in
-    /// supply, the change of the mover's score once that tile is played,
-    /// along random games with flags of both players in merging regions.
     /// The value's growth features, decoded, are what a plain reading of
     /// the board gives: per region its status, empty neighbours
     /// (`room_around`) and its colour's supply; per empty cell and colour in
@@ -1741,6 +1738,9 @@ mod tests {
         );
     }
 
+    /// `tile_gains` gives, for every empty cell and every colour in
+    /// supply, the change of the mover's score once that tile is played,
+    /// along random games with flags of both players in merging regions.
     #[test]
     fn tile_gains_are_the_score_change_of_each_colour() {
         use rand::SeedableRng;
