@@ -2,11 +2,15 @@
 //! engines that fail in each way (tests/fixtures/*.sh), Ctrl-C, bad input;
 //! and the statistics against values computed independently.
 
+#[path = "common/temp_dir.rs"]
+mod temp_dir;
+
 use quintet::matches::record;
 use quintet::matches::stats::{Pentanomial, Sprt, Trinomial, elo_of_score, score_of_elo};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use temp_dir::TempDir;
 
 const QUINTET: &str = env!("CARGO_BIN_EXE_quintet");
 
@@ -14,30 +18,9 @@ fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A fresh scratch directory for one test, removed when the test passes
-/// (kept after a failure, to look at).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn scratch(test: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("quintet-match-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+/// A fresh scratch directory for one test (removed when it passes).
+fn scratch(test: &str) -> TempDir {
+    TempDir::new(&format!("match-{test}"))
 }
 
 fn quintet_engine(name: &str, search: &str) -> String {

@@ -4,31 +4,15 @@
 //! move list, the score graph exactly when there are scores, and nothing
 //! that would load from a network.
 
-use std::path::{Path, PathBuf};
+#[path = "common/temp_dir.rs"]
+mod temp_dir;
+
+use std::path::Path;
 use std::process::Command;
+use temp_dir::TempDir;
 
 fn quintet() -> Command {
     Command::new(env!("CARGO_BIN_EXE_quintet"))
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("quintet-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
 }
 
 /// `quintet replay RECORD ARGS --html OUT`: (success, the page or stderr).
