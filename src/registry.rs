@@ -131,12 +131,15 @@ registry! {
         // +17 over session 22 (400 games), the three fits tried +49 (800
         // games); +308 over uct-plain at 100 ms (400 games), level with
         // session 22. With session 22's value, cutting at 12 plies lost
-        // -155 (86 games) and at 30 was level (+10, 200 games).
+        // -155 (86 games) and at 30 was level (+10, 200 games). Session 24:
+        // with the value, exploration 0.25 against 0.35 +70, 0.18 against
+        // 0.25 -49 (200 games each); weights from self-play at 0.25 -38
+        // against the built-in ones, made at 0.35 (README: --exploration 35).
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()
                 .with_cutoff(20, 400.0)
-                .with_exploration(0.35)
+                .with_exploration(0.25)
                 .with_cutoff_value(),
         )),
     } => build_tritium;
