@@ -244,9 +244,10 @@ fn embedded_weights_fit_their_configurations() {
 }
 
 /// Tritium 5's learned profile is the plain one with the learned value
-/// scoring its cut playouts, and nothing else: with `CutoffValue off` the
-/// built-in weights search exactly as no weights, and with it on (the
-/// default) the search differs.
+/// scoring its cut playouts and a lower exploration (0.25, not 0.35), and
+/// nothing else: with `CutoffValue off` and `Exploration 35` the built-in
+/// weights search exactly as no weights, and with either left as the
+/// profile has it the search differs.
 #[test]
 fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
     let search = |options: &str| -> Vec<String> {
@@ -268,12 +269,15 @@ fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
             .collect()
     };
     let none = search("setoption name Weights value none\n");
+    let as_plain =
+        search("setoption name CutoffValue value off\nsetoption name Exploration value 35\n");
     let value_off = search("setoption name CutoffValue value off\n");
     let built_in = search("");
     assert!(
         none.len() == 2 && none[1].starts_with("bestmove "),
         "{none:?}"
     );
-    assert_eq!(value_off, none);
+    assert_eq!(as_plain, none);
+    assert_ne!(value_off, none, "the profile's own exploration");
     assert_ne!(built_in, none);
 }
