@@ -246,8 +246,8 @@ fn embedded_weights_fit_their_configurations() {
 /// Tritium 5's learned profile is the plain one with the learned value
 /// scoring its cut playouts and a lower exploration (0.25, not 0.35), and
 /// nothing else: with `CutoffValue off` and `Exploration 35` the built-in
-/// weights search exactly as no weights, and with either left as the
-/// profile has it the search differs.
+/// weights search exactly as no weights, and with `CutoffValue off` alone
+/// (the profile's own exploration) or as built in, the search differs.
 #[test]
 fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
     let search = |options: &str| -> Vec<String> {
