@@ -407,9 +407,14 @@ impl Tritium {
         [0, 1, 2].map(|c| signed(merged[c]) - before[c])
     }
 
+    /// Whether `cell` holds a tile and is the root of its region.
+    fn is_root(&self, cell: usize) -> bool {
+        self.tile[cell] != 0 && self.root[cell] as usize == cell
+    }
+
     /// Whether `cell` is the root of a free region.
     fn is_free_root(&self, cell: usize) -> bool {
-        self.tile[cell] != 0 && self.root[cell] as usize == cell && self.region[cell].is_free()
+        self.is_root(cell) && self.region[cell].is_free()
     }
 
     /// The root of a largest free region (the first in cell order), if
@@ -1306,7 +1311,7 @@ impl Tritium {
             }
         }
         for (c, &beside) in room[..self.cells].iter().enumerate() {
-            if self.tile[c] != 0 && self.root[c] as usize == c {
+            if self.is_root(c) {
                 let status = self.status(c, me);
                 let size = log_bucket(self.region[c].size as u32, 8, SIZES);
                 out.push(l.regions + status * SIZES + size);
@@ -1695,7 +1700,7 @@ mod tests {
                     .map(|&f| f - l.growth)
                     .collect();
                 let mut room_want = Vec::new();
-                for root in (0..g.cells).filter(|&c| g.tile[c] != 0 && g.root[c] as usize == c) {
+                for root in (0..g.cells).filter(|&c| g.is_root(c)) {
                     let room = g.room_around(root);
                     let rooms = log_bucket(room, 3, ROOMS);
                     rooms_seen[rooms as usize] += 1;
