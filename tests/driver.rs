@@ -583,6 +583,27 @@ fn node_limits_are_exact_with_one_thread() {
     }
 }
 
+/// The reported line starts with the move played, also when a small
+/// search leaves root moves tied (Tritium's ~150 after 200 playouts).
+#[test]
+fn the_final_line_starts_with_the_best_move() {
+    for game in ["hadron", "tritium", "nadraz", "atoms", "ihex"] {
+        for search in ["auto", "mcts", "uct-plain", "alphabeta"] {
+            let mut e = Engine::new();
+            e.setoption("Game", game);
+            e.setoption("Search", search);
+            e.ready();
+            e.silent("position startpos");
+            for nodes in [1, 50, 200, 1000] {
+                let (lines, best) = e.go(&format!("go nodes {nodes}"));
+                let info = final_info(&lines);
+                let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap_or("").split(' ').collect();
+                assert_eq!(pv[0], best, "{game} {search} {nodes}: {info}");
+            }
+        }
+    }
+}
+
 #[test]
 fn depth_limits_end_the_search() {
     let mut e = Engine::new();

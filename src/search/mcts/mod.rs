@@ -31,7 +31,7 @@ use super::{
     SearchSettings, Searcher, Setup, Tuning, Variation, win_rate_to_cp,
 };
 use crate::games::{CompactMove, Game, Seat};
-use select::best_child;
+use select::{best_child, ranked_children};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -577,13 +577,6 @@ fn child_score(nodes: &[tree::Node], child: usize, mover: Seat) -> Score {
         Proof::Unknown => Score::Cp(win_rate_to_cp(nodes[child].mean() as f64)),
         proof => proof_score(proof, meta.proof_plies() + 1, mover),
     }
-}
-
-/// The children of `node`, best first (the order `best_child` chooses by).
-fn ranked_children(nodes: &[tree::Node], node: usize, mover: Seat) -> Vec<usize> {
-    let mut children: Vec<usize> = nodes[node].children().collect();
-    children.sort_by_key(|&c| std::cmp::Reverse(select::rank(nodes, c, mover)));
-    children
 }
 
 /// The line that starts with the move into `child` (a child of the root)
