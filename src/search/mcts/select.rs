@@ -169,20 +169,19 @@ fn select_by<R: ChildScore>(
 
 /// The move to play at `node`: a proven win (the quickest), else the most
 /// visited child that is not a proven loss (a proven loss only if all
-/// are: the slowest). Of equals the first, as `ranked_children` lists
-/// them, so the reported line starts with the move played.
+/// are: the slowest). Of equals the last.
 pub(super) fn best_child(nodes: &[Node], node: usize, mover: Seat) -> usize {
     nodes[node]
         .children()
-        .rev()
         .max_by_key(|&c| rank(nodes, c, mover))
         .expect("an expanded node has children")
 }
 
-/// The children of `node`, best first (the order `best_child` chooses by;
-/// equals in child order).
+/// The children of `node`, best first, in the order `best_child` chooses
+/// by: equals last child first, so the reported line starts with the move
+/// played.
 pub(super) fn ranked_children(nodes: &[Node], node: usize, mover: Seat) -> Vec<usize> {
-    let mut children: Vec<usize> = nodes[node].children().collect();
+    let mut children: Vec<usize> = nodes[node].children().rev().collect();
     children.sort_by_key(|&c| std::cmp::Reverse(rank(nodes, c, mover)));
     children
 }
@@ -268,15 +267,22 @@ mod tests {
     }
 
     #[test]
-    fn the_move_played_is_the_first_of_the_ranked_children_even_among_equals() {
+    fn the_move_played_heads_the_ranked_children_also_among_equals() {
         let cases: [&[(f32, u32, u32)]; 3] = [
-            // Two children tie on visits and score: the first is played.
+            // Children tie on visits and score: the last of them is played
+            // (as it always was: self-play records stay as they were).
             &[(0.0, 5, 3), (0.0, 5, 3), (0.0, 2, 2)],
-            &[(0.0, 1, 0), (0.0, 1, 1), (0.0, 1, 1), (0.0, 1, 1)],
+            &[
+                (0.0, 1, 0),
+                (0.0, 1, 1),
+                (0.0, 1, 1),
+                (0.0, 1, 1),
+                (0.0, 1, 0),
+            ],
             // No tie: the most visited.
             &[(0.0, 1, 1), (0.0, 6, 2), (0.0, 5, 5)],
         ];
-        let wants = [1, 2, 2];
+        let wants = [2, 4, 2];
         for (children, want) in cases.into_iter().zip(wants) {
             let nodes = tree(children);
             let best = best_child(&nodes, 0, Seat::P1);
