@@ -98,12 +98,6 @@ struct FreeSizes {
     len: usize,
 }
 
-impl FreeSizes {
-    fn as_slice(&self) -> &[u8] {
-        &self.size[..self.len]
-    }
-}
-
 #[derive(Copy, Clone)]
 pub struct Tritium {
     grid: &'static HexGrid,
@@ -453,6 +447,30 @@ impl Tritium {
         match self.variant {
             Variant::Standard => None,
             Variant::Short => Some(SHORT_FLAGS.saturating_sub(self.flags_on_board[seat.index()])),
+        }
+    }
+
+    /// Who flags each of `count` free regions, largest first, if the
+    /// players take turns claiming them from now: the first turn is the
+    /// mover's if they may flag, and a player out of flags passes it on.
+    /// Calls `claim(k, seat)` for the k-th region until both are out.
+    fn claim_turns(&self, count: usize, mut claim: impl FnMut(usize, Seat)) {
+        let me = self.to_move;
+        let mut turn = if self.may_flag(me) { me } else { me.other() };
+        let mut left = [
+            self.flags_left(Seat::P1).unwrap_or(u8::MAX),
+            self.flags_left(Seat::P2).unwrap_or(u8::MAX),
+        ];
+        for k in 0..count {
+            if left[turn.index()] == 0 {
+                turn = turn.other();
+                if left[turn.index()] == 0 {
+                    break;
+                }
+            }
+            left[turn.index()] -= 1;
+            claim(k, turn);
+            turn = turn.other();
         }
     }
 
@@ -853,25 +871,12 @@ impl Game for Tritium {
     /// flag now (each within their flags left).
     fn evaluate(&self) -> i32 {
         let me = self.to_move;
-        let them = me.other();
         let mut score = 100 * self.score_for(me);
-        let mut turn = if self.may_flag(me) { me } else { them };
-        let mut left = [
-            self.flags_left(Seat::P1).unwrap_or(u8::MAX),
-            self.flags_left(Seat::P2).unwrap_or(u8::MAX),
-        ];
-        for &size in self.free_region_sizes().as_slice() {
-            if left[turn.index()] == 0 {
-                turn = turn.other();
-                if left[turn.index()] == 0 {
-                    break;
-                }
-            }
-            left[turn.index()] -= 1;
-            let value = 50 * size as i32;
-            score += if turn == me { value } else { -value };
-            turn = turn.other();
-        }
+        let sizes = self.free_region_sizes();
+        self.claim_turns(sizes.len, |k, seat| {
+            let value = 50 * sizes.size[k] as i32;
+            score += if seat == me { value } else { -value };
+        });
         score
     }
 
@@ -1057,7 +1062,7 @@ impl Game for Tritium {
         let l = layout();
         Some(FeatureSet {
             name: "tritium",
-            version: 2,
+            version: 3,
             position: l.position_size,
             moves: l.move_size,
         })
@@ -1151,6 +1156,15 @@ struct Layout {
     /// region: the statuses of the regions of that colour beside it, and
     /// whether it would merge two or more.
     growth: u32,
+    /// Position: the first `CLAIMS` free regions the players would flag in
+    /// turn (largest first), by rank x claimer (me or not) x size x phase.
+    claims: u32,
+    /// Position: the same claims by rank x claimer x the region's empty
+    /// neighbours x tiles of its colour left.
+    claim_room: u32,
+    /// Position: the tiles of every claim (not only the first `CLAIMS`),
+    /// own minus enemy, x the phase.
+    claim_net: u32,
     position_size: u32,
 }
 
@@ -1163,6 +1177,8 @@ const SIZES: u32 = 12;
 const PHASES: u32 = 4;
 /// Buckets of a region's empty neighbours.
 const ROOMS: u32 = 6;
+/// Free regions, in the order the players would flag them, with features.
+const CLAIMS: u32 = 4;
 
 fn ring_table() -> &'static PatternTable {
     static TABLE: OnceLock<PatternTable> = OnceLock::new();
@@ -1193,6 +1209,9 @@ fn layout() -> &'static Layout {
         let (frontier, b) = b.block(27 * PHASES);
         let (region_room, b) = b.block(4 * ROOMS * 3);
         let (growth, b) = b.block(32);
+        let (claims, b) = b.block(CLAIMS * 2 * SIZES * PHASES);
+        let (claim_room, b) = b.block(CLAIMS * 2 * ROOMS * 3);
+        let (claim_net, b) = b.block(41 * PHASES);
         Layout {
             tile_ring,
             tile_region,
@@ -1213,6 +1232,9 @@ fn layout() -> &'static Layout {
             frontier,
             region_room,
             growth,
+            claims,
+            claim_room,
+            claim_net,
             position_size: b.size(),
         }
     })
@@ -1310,6 +1332,9 @@ impl Tritium {
                 }
             }
         }
+        // Free regions as (size, room bucket, supply bucket), for the claims.
+        let mut free = [(0u8, 0u8, 0u8); MAX_CELLS];
+        let mut frees = 0;
         for (c, &beside) in room[..self.cells].iter().enumerate() {
             if self.is_root(c) {
                 let status = self.status(c, me);
@@ -1318,8 +1343,32 @@ impl Tritium {
                 let rooms = log_bucket(beside as u32, 3, ROOMS);
                 let supply = (self.supply[self.tile[c] as usize - 1] as u32).min(2);
                 out.push(l.region_room + (status * ROOMS + rooms) * 3 + supply);
+                if status == FREE {
+                    free[frees] = (self.region[c].size, rooms as u8, supply as u8);
+                    frees += 1;
+                }
             }
         }
+        // The regions the players would flag in turn, largest first: who
+        // gets the first few, how big and with what room, and the net.
+        free[..frees].sort_unstable_by(|a, b| b.cmp(a));
+        let mut net = 0i32;
+        self.claim_turns(frees, |k, seat| {
+            let (size, rooms, supply) = free[k];
+            let mine = (seat == me) as u32;
+            net += if seat == me {
+                size as i32
+            } else {
+                -(size as i32)
+            };
+            if k < CLAIMS as usize {
+                let claim = k as u32 * 2 + mine;
+                let size = log_bucket(size as u32, 8, SIZES);
+                out.push(l.claims + (claim * SIZES + size) * PHASES + phase);
+                out.push(l.claim_room + (claim * ROOMS + rooms as u32) * 3 + supply as u32);
+            }
+        });
+        out.push(l.claim_net + clamp_bucket(net, -20, 20) * PHASES + phase);
     }
 
     fn write_move_features(&self, moves: &[TritiumMove], out: &mut FeatureRows) {
@@ -1696,7 +1745,7 @@ mod tests {
                     .collect();
                 let mut growth_got: Vec<u32> = features
                     .iter()
-                    .filter(|&&f| (l.growth..l.position_size).contains(&f))
+                    .filter(|&&f| (l.growth..l.claims).contains(&f))
                     .map(|&f| f - l.growth)
                     .collect();
                 let mut room_want = Vec::new();
@@ -1741,6 +1790,63 @@ mod tests {
             rooms_seen[..5].iter().all(|&n| n > 0),
             "room buckets {rooms_seen:?}"
         );
+    }
+
+    /// The claim features follow the free regions largest first, the
+    /// first to the mover when they may flag and then alternating (the
+    /// standard variant has no flag limit), read here from `free_roots`.
+    #[test]
+    fn claim_features_alternate_over_the_free_regions_largest_first() {
+        use rand::SeedableRng;
+        let l = layout();
+        let mut rng = GameRng::seed_from_u64(9);
+        let mut scratch = Vec::new();
+        let (mut both_sides, mut many) = (0, 0);
+        for _ in 0..10 {
+            let mut g = Tritium::new(5, Variant::Standard);
+            while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
+                let me = g.to_move;
+                let mut features = Vec::new();
+                g.write_position_features(&mut features);
+                let phase = g.phase();
+                let got: Vec<u32> = features
+                    .iter()
+                    .copied()
+                    .filter(|&f| (l.claims..l.position_size).contains(&f))
+                    .collect();
+                // Largest first; among equals, the most room, then supply.
+                let mut regions: Vec<(u32, u32, u32)> = g
+                    .free_roots()
+                    .iter()
+                    .map(|&root| {
+                        let rooms = log_bucket(g.room_around(root), 3, ROOMS);
+                        let supply = (g.supply[g.tile[root] as usize - 1] as u32).min(2);
+                        (g.region[root].size as u32, rooms, supply)
+                    })
+                    .collect();
+                regions.sort_by(|a, b| b.cmp(a));
+                let first_mine = g.may_flag(me);
+                let mut want = Vec::new();
+                let mut net = 0;
+                for (k, &(size, rooms, supply)) in regions.iter().enumerate() {
+                    let mine = (k % 2 == 0) == first_mine;
+                    net += if mine { size as i32 } else { -(size as i32) };
+                    if k < 4 {
+                        let claim = k as u32 * 2 + mine as u32;
+                        let bucket = log_bucket(size, 8, SIZES);
+                        want.push(l.claims + (claim * SIZES + bucket) * PHASES + phase);
+                        want.push(l.claim_room + (claim * ROOMS + rooms) * 3 + supply);
+                    }
+                }
+                want.push(l.claim_net + (net.clamp(-20, 20) + 20) as u32 * PHASES + phase);
+                assert_eq!(got, want, "{}", g.position_text());
+                let roots = regions;
+                both_sides += (roots.len() >= 2) as u32;
+                many += (roots.len() > 4) as u32;
+                g.play(mv);
+            }
+        }
+        assert!(both_sides > 100 && many > 20, "{both_sides} {many}");
     }
 
     /// `tile_gains` gives, for every empty cell and every colour in
