@@ -1727,63 +1727,54 @@ mod tests {
     /// there are several.
     #[test]
     fn growth_features_read_the_regions_beside_each_empty_cell() {
-        use rand::SeedableRng;
         let l = layout();
-        let mut rng = GameRng::seed_from_u64(5);
-        let mut scratch = Vec::new();
         let (mut merges, mut rooms_seen) = (0, [0; ROOMS as usize]);
-        for _ in 0..10 {
-            let mut g = Tritium::new(5, Variant::Standard);
-            while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
-                let me = g.to_move;
-                let mut features = Vec::new();
-                g.write_position_features(&mut features);
-                let mut room_got: Vec<u32> = features
-                    .iter()
-                    .filter(|&&f| (l.region_room..l.growth).contains(&f))
-                    .map(|&f| f - l.region_room)
-                    .collect();
-                let mut growth_got: Vec<u32> = features
-                    .iter()
-                    .filter(|&&f| (l.growth..l.claims).contains(&f))
-                    .map(|&f| f - l.growth)
-                    .collect();
-                let mut room_want = Vec::new();
-                for root in (0..g.cells).filter(|&c| g.is_root(c)) {
-                    let room = g.room_around(root);
-                    let rooms = log_bucket(room, 3, ROOMS);
-                    rooms_seen[rooms as usize] += 1;
-                    let supply = (g.supply[g.tile[root] as usize - 1] as u32).min(2);
-                    room_want.push((g.status(root, me) * ROOMS + rooms) * 3 + supply);
-                }
-                let mut growth_want = Vec::new();
-                for cell in (0..g.cells).filter(|&c| g.tile[c] == 0) {
-                    for colour in (0..3).filter(|&c| g.supply[c] > 0) {
-                        let mut roots: Vec<usize> = g.grid.neighbours[cell]
-                            .iter()
-                            .filter(|&&nb| nb != hexhex::NONE)
-                            .filter(|&&nb| g.tile[nb as usize] as usize == colour + 1)
-                            .map(|&nb| g.root[nb as usize] as usize)
-                            .collect();
-                        roots.sort();
-                        roots.dedup();
-                        if roots.is_empty() {
-                            continue;
-                        }
-                        let statuses = roots.iter().fold(0, |bits, &r| bits | 1 << g.status(r, me));
-                        merges += (roots.len() > 1) as u32;
-                        growth_want.push(statuses * 2 + (roots.len() > 1) as u32);
-                    }
-                }
-                room_got.sort();
-                room_want.sort();
-                growth_got.sort();
-                growth_want.sort();
-                assert_eq!(room_got, room_want, "{}", g.position_text());
-                assert_eq!(growth_got, growth_want, "{}", g.position_text());
-                g.play(mv);
+        along_random_games(5, |g, features| {
+            let me = g.to_move;
+            let mut room_got: Vec<u32> = features
+                .iter()
+                .filter(|&&f| (l.region_room..l.growth).contains(&f))
+                .map(|&f| f - l.region_room)
+                .collect();
+            let mut growth_got: Vec<u32> = features
+                .iter()
+                .filter(|&&f| (l.growth..l.claims).contains(&f))
+                .map(|&f| f - l.growth)
+                .collect();
+            let mut room_want = Vec::new();
+            for root in (0..g.cells).filter(|&c| g.is_root(c)) {
+                let room = g.room_around(root);
+                let rooms = log_bucket(room, 3, ROOMS);
+                rooms_seen[rooms as usize] += 1;
+                let supply = (g.supply[g.tile[root] as usize - 1] as u32).min(2);
+                room_want.push((g.status(root, me) * ROOMS + rooms) * 3 + supply);
             }
-        }
+            let mut growth_want = Vec::new();
+            for cell in (0..g.cells).filter(|&c| g.tile[c] == 0) {
+                for colour in (0..3).filter(|&c| g.supply[c] > 0) {
+                    let mut roots: Vec<usize> = g.grid.neighbours[cell]
+                        .iter()
+                        .filter(|&&nb| nb != hexhex::NONE)
+                        .filter(|&&nb| g.tile[nb as usize] as usize == colour + 1)
+                        .map(|&nb| g.root[nb as usize] as usize)
+                        .collect();
+                    roots.sort();
+                    roots.dedup();
+                    if roots.is_empty() {
+                        continue;
+                    }
+                    let statuses = roots.iter().fold(0, |bits, &r| bits | 1 << g.status(r, me));
+                    merges += (roots.len() > 1) as u32;
+                    growth_want.push(statuses * 2 + (roots.len() > 1) as u32);
+                }
+            }
+            room_got.sort();
+            room_want.sort();
+            growth_got.sort();
+            growth_want.sort();
+            assert_eq!(room_got, room_want, "{}", g.position_text());
+            assert_eq!(growth_got, growth_want, "{}", g.position_text());
+        });
         assert!(merges > 100, "{merges} merging cells");
         // Random play on size 5 never gives a region 12 empty neighbours.
         assert!(
@@ -1797,56 +1788,64 @@ mod tests {
     /// standard variant has no flag limit), read here from `free_roots`.
     #[test]
     fn claim_features_alternate_over_the_free_regions_largest_first() {
-        use rand::SeedableRng;
         let l = layout();
-        let mut rng = GameRng::seed_from_u64(9);
-        let mut scratch = Vec::new();
         let (mut both_sides, mut many) = (0, 0);
+        along_random_games(9, |g, features| {
+            let me = g.to_move;
+            let phase = g.phase();
+            let got: Vec<u32> = features
+                .iter()
+                .copied()
+                .filter(|&f| (l.claims..l.position_size).contains(&f))
+                .collect();
+            // Largest first; among equals, the most room, then supply.
+            let mut regions: Vec<(u32, u32, u32)> = g
+                .free_roots()
+                .iter()
+                .map(|&root| {
+                    let rooms = log_bucket(g.room_around(root), 3, ROOMS);
+                    let supply = (g.supply[g.tile[root] as usize - 1] as u32).min(2);
+                    (g.region[root].size as u32, rooms, supply)
+                })
+                .collect();
+            regions.sort_by(|a, b| b.cmp(a));
+            let first_mine = g.may_flag(me);
+            let mut want = Vec::new();
+            let mut net = 0;
+            for (k, &(size, rooms, supply)) in regions.iter().enumerate() {
+                let mine = (k % 2 == 0) == first_mine;
+                net += if mine { size as i32 } else { -(size as i32) };
+                if k < 4 {
+                    let claim = k as u32 * 2 + mine as u32;
+                    let bucket = log_bucket(size, 8, SIZES);
+                    want.push(l.claims + (claim * SIZES + bucket) * PHASES + phase);
+                    want.push(l.claim_room + (claim * ROOMS + rooms) * 3 + supply);
+                }
+            }
+            want.push(l.claim_net + (net.clamp(-20, 20) + 20) as u32 * PHASES + phase);
+            assert_eq!(got, want, "{}", g.position_text());
+            both_sides += (regions.len() >= 2) as u32;
+            many += (regions.len() > 4) as u32;
+        });
+        assert!(both_sides > 100 && many > 20, "{both_sides} {many}");
+    }
+
+    /// Calls `visit` with every position of ten random size-5 games (from
+    /// `seed`) and its position features.
+    fn along_random_games(seed: u64, mut visit: impl FnMut(&Tritium, &[u32])) {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        let mut features = Vec::new();
         for _ in 0..10 {
             let mut g = Tritium::new(5, Variant::Standard);
             while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
-                let me = g.to_move;
-                let mut features = Vec::new();
+                features.clear();
                 g.write_position_features(&mut features);
-                let phase = g.phase();
-                let got: Vec<u32> = features
-                    .iter()
-                    .copied()
-                    .filter(|&f| (l.claims..l.position_size).contains(&f))
-                    .collect();
-                // Largest first; among equals, the most room, then supply.
-                let mut regions: Vec<(u32, u32, u32)> = g
-                    .free_roots()
-                    .iter()
-                    .map(|&root| {
-                        let rooms = log_bucket(g.room_around(root), 3, ROOMS);
-                        let supply = (g.supply[g.tile[root] as usize - 1] as u32).min(2);
-                        (g.region[root].size as u32, rooms, supply)
-                    })
-                    .collect();
-                regions.sort_by(|a, b| b.cmp(a));
-                let first_mine = g.may_flag(me);
-                let mut want = Vec::new();
-                let mut net = 0;
-                for (k, &(size, rooms, supply)) in regions.iter().enumerate() {
-                    let mine = (k % 2 == 0) == first_mine;
-                    net += if mine { size as i32 } else { -(size as i32) };
-                    if k < 4 {
-                        let claim = k as u32 * 2 + mine as u32;
-                        let bucket = log_bucket(size, 8, SIZES);
-                        want.push(l.claims + (claim * SIZES + bucket) * PHASES + phase);
-                        want.push(l.claim_room + (claim * ROOMS + rooms) * 3 + supply);
-                    }
-                }
-                want.push(l.claim_net + (net.clamp(-20, 20) + 20) as u32 * PHASES + phase);
-                assert_eq!(got, want, "{}", g.position_text());
-                let roots = regions;
-                both_sides += (roots.len() >= 2) as u32;
-                many += (roots.len() > 4) as u32;
+                visit(&g, &features);
                 g.play(mv);
             }
         }
-        assert!(both_sides > 100 && many > 20, "{both_sides} {many}");
     }
 
     /// `tile_gains` gives, for every empty cell and every colour in
