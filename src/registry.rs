@@ -139,8 +139,8 @@ registry! {
         // (200 games). Session 25: features of the free regions the players
         // would flag in turn (held-out value loss 0.4599 to 0.4563 on the
         // same data); +14 over session 24 (400 games, two fits), level; +363
-        // over uct-plain at 100 ms (400 games). The priors lost -198 at equal
-        // nodes (3000, 132 games).
+        // over uct-plain at 100 ms (400 games), +338 at 10 s + 100 ms (160
+        // games). The priors lost -198 at equal nodes (3000, 132 games).
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()
