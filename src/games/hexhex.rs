@@ -240,7 +240,8 @@ pub fn parse_letters_digits(text: &str) -> Option<(usize, usize)> {
         column = column * 26 + (b.to_ascii_lowercase() - b'a' + 1) as usize;
     }
     let row: usize = digits.parse().ok()?;
-    (row >= 1).then_some((column - 1, row - 1))
+    // Lazily: `then_some` would compute `row - 1` for row 0 too.
+    (row >= 1).then(|| (column - 1, row - 1))
 }
 
 #[cfg(test)]
