@@ -1280,8 +1280,10 @@ impl Tritium {
         let phase = self.phase();
         let flaggers = 2 * self.may_flag(me) as u32 + self.may_flag(me.other()) as u32;
         out.push(l.score + clamp_bucket(self.score_for(me), -20, 20) * PHASES + phase);
-        let eval = clamp_bucket(self.evaluate() / 50, -20, 20);
-        out.push(l.eval + (eval * PHASES + phase) * 4 + flaggers);
+        // The evaluation's feature goes here; its value comes from the
+        // claims walked below (the sum's order is the feature order).
+        let eval_slot = out.len();
+        out.push(l.eval);
         out.push(l.may_flag + flaggers);
         out.push(
             l.first
@@ -1369,6 +1371,11 @@ impl Tritium {
             }
         });
         out.push(l.claim_net + clamp_bucket(net, -20, 20) * PHASES + phase);
+        // `evaluate` is 100 x the score + 50 x this net, over the same walk.
+        let evaluation = 100 * self.score_for(me) + 50 * net;
+        debug_assert_eq!(evaluation, self.evaluate());
+        let eval = clamp_bucket(evaluation / 50, -20, 20);
+        out[eval_slot] = l.eval + (eval * PHASES + phase) * 4 + flaggers;
     }
 
     fn write_move_features(&self, moves: &[TritiumMove], out: &mut FeatureRows) {

@@ -51,9 +51,9 @@ pub(super) fn select(
 trait ChildScore {
     fn score(&self, child: &Node, visits: u32, prior: f32) -> f32;
 
-    /// Whether no unvisited child after the first can score higher than it,
-    /// and children are tried in order, so the scan may end there.
-    const ENDS_AT_FIRST_UNVISITED: bool;
+    /// Whether no child after the first unvisited one can score higher
+    /// than it, so the scan may end there.
+    fn ends_at_first_unvisited(&self) -> bool;
 }
 
 /// UCB1: mean + c * sqrt(ln N / n); an unvisited child scores the
@@ -77,9 +77,15 @@ impl UctScore {
 
 impl ChildScore for UctScore {
     // Children are in random order here, and every unvisited one scores
-    // the same: the first is taken, unless a visited child scores more or
-    // a proven win comes later.
-    const ENDS_AT_FIRST_UNVISITED: bool = false;
+    // the same. Without an urgency that is infinite: no visited child
+    // scores more, so the first unvisited one is taken (and children get
+    // their first visits in order). A proven win would come before it, but
+    // a node with one is proven itself (`try_prove`, in the same backup)
+    // and never selects. With an urgency, a visited child may score more.
+    #[inline]
+    fn ends_at_first_unvisited(&self) -> bool {
+        self.unvisited == f32::INFINITY
+    }
 
     #[inline]
     fn score(&self, child: &Node, visits: u32, _prior: f32) -> f32 {
@@ -121,7 +127,10 @@ impl ChildScore for PuctScore {
     // one can beat it. Nodes of wide games (Tritium's ~100 moves) are
     // mostly unvisited children, and scoring them all was a third of the
     // search's time.
-    const ENDS_AT_FIRST_UNVISITED: bool = true;
+    #[inline]
+    fn ends_at_first_unvisited(&self) -> bool {
+        true
+    }
 
     #[inline]
     fn score(&self, child: &Node, visits: u32, prior: f32) -> f32 {
@@ -147,6 +156,7 @@ fn select_by<R: ChildScore>(
     let open = open_children(config, children.len(), parent.visits.load(RELAXED));
     let mut best = children.start;
     let mut best_value = f32::NEG_INFINITY;
+    let ends_at_first_unvisited = rule.ends_at_first_unvisited();
     for child in children.take(open) {
         let n = &nodes[child];
         let meta = n.meta();
@@ -160,7 +170,7 @@ fn select_by<R: ChildScore>(
             best_value = value;
             best = child;
         }
-        if R::ENDS_AT_FIRST_UNVISITED && fresh {
+        if ends_at_first_unvisited && fresh {
             break;
         }
     }
@@ -225,20 +235,13 @@ mod tests {
         nodes
     }
 
-    /// The best PUCT child by scoring every child.
-    fn full_scan(nodes: &[Node], config: &MctsConfig) -> usize {
-        let rule = PuctScore::new(nodes, 0, config);
+    /// The best child by `rule`, scoring every child.
+    fn full_scan(nodes: &[Node], rule: impl ChildScore) -> usize {
         nodes[0]
             .children()
             .map(|c| {
-                (
-                    c,
-                    rule.score(
-                        &nodes[c],
-                        nodes[c].visits.load(RELAXED),
-                        nodes[c].meta().prior(),
-                    ),
-                )
+                let n = &nodes[c];
+                (c, rule.score(n, n.visits.load(RELAXED), n.meta().prior()))
             })
             .fold((0, f32::NEG_INFINITY), |best, (c, v)| {
                 if v > best.1 { (c, v) } else { best }
@@ -262,7 +265,33 @@ mod tests {
         for children in cases {
             let nodes = tree(children);
             let chosen = select(&nodes, 0, Seat::P1, &config, true);
-            assert_eq!(chosen, full_scan(&nodes, &config), "{children:?}");
+            let rule = PuctScore::new(&nodes, 0, &config);
+            assert_eq!(chosen, full_scan(&nodes, rule), "{children:?}");
+        }
+    }
+
+    #[test]
+    fn uct_scan_ending_at_the_first_unvisited_child_picks_the_full_scans_best() {
+        let cases: [&[(f32, u32, u32)]; 5] = [
+            // A child that won every visit still yields to an unvisited one.
+            &[(0.0, 10, 10), (0.0, 5, 1), (0.0, 0, 0), (0.0, 0, 0)],
+            // Unvisited children between visited ones: the first of them.
+            &[(0.0, 3, 1), (0.0, 0, 0), (0.0, 9, 9), (0.0, 0, 0)],
+            &[(0.0, 0, 0), (0.0, 40, 39), (0.0, 1, 1)],
+            // Everything visited.
+            &[(0.0, 30, 20), (0.0, 8, 7), (0.0, 2, 2)],
+            &[(0.0, 1, 0), (0.0, 1, 1), (0.0, 1, 1)],
+        ];
+        for urgency in [None, Some(0.5), Some(1.0), Some(1.5)] {
+            let mut config = MctsConfig::tuned().with_exploration(0.35);
+            config.first_play_urgency = urgency;
+            for children in cases {
+                let nodes = tree(children);
+                let chosen = select(&nodes, 0, Seat::P1, &config, false);
+                let rule = UctScore::new(&nodes, 0, &config);
+                let want = full_scan(&nodes, rule);
+                assert_eq!(chosen, want, "urgency {urgency:?}, {children:?}");
+            }
         }
     }
 
