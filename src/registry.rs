@@ -141,6 +141,9 @@ registry! {
         // same data); +14 over session 24 (400 games, two fits), level; +363
         // over uct-plain at 100 ms (400 games), +338 at 10 s + 100 ms (160
         // games). The priors lost -198 at equal nodes (3000, 132 games).
+        // Session 26: +368 over uct-plain at 10 s + 100 ms (400 games);
+        // RAVE -70, the value sharpened at the cut (sigmoid of 1.5 x its
+        // logit) +7, no proofs before moves +0 (200 games each).
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()

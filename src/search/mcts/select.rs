@@ -79,9 +79,10 @@ impl ChildScore for UctScore {
     // Children are in random order here, and every unvisited one scores
     // the same. Without an urgency that is infinite: no visited child
     // scores more, so the first unvisited one is taken (and children get
-    // their first visits in order). A proven win would come before it, but
-    // a node with one is proven itself (`try_prove`, in the same backup)
-    // and never selects. With an urgency, a visited child may score more.
+    // their first visits in order). The scan would miss a proven win after
+    // it, but a node with one is proven itself (`try_prove`, in the same
+    // backup) and never selects. With an urgency, a visited child may
+    // score more.
     #[inline]
     fn ends_at_first_unvisited(&self) -> bool {
         self.unvisited == f32::INFINITY
