@@ -871,13 +871,13 @@ impl Game for Tritium {
     /// flag now (each within their flags left).
     fn evaluate(&self) -> i32 {
         let me = self.to_move;
-        let mut score = 100 * self.score_for(me);
         let sizes = self.free_region_sizes();
+        let mut net = 0;
         self.claim_turns(sizes.len, |k, seat| {
-            let value = 50 * sizes.size[k] as i32;
-            score += if seat == me { value } else { -value };
+            let size = sizes.size[k] as i32;
+            net += if seat == me { size } else { -size };
         });
-        score
+        evaluation(self.score_for(me), net)
     }
 
     fn moves_left_estimate(&self) -> u32 {
@@ -1168,6 +1168,13 @@ struct Layout {
     position_size: u32,
 }
 
+/// The evaluation of a position from the mover's score (own controlled
+/// tiles minus the opponent's) and the net tiles of the free regions the
+/// players would claim in turn: the claims count half.
+fn evaluation(score: i32, claims_net: i32) -> i32 {
+    100 * score + 50 * claims_net
+}
+
 /// Region status seen from the side to move.
 const FREE: u32 = 0;
 const MINE: u32 = 1;
@@ -1371,10 +1378,10 @@ impl Tritium {
             }
         });
         out.push(l.claim_net + clamp_bucket(net, -20, 20) * PHASES + phase);
-        // `evaluate` is 100 x the score + 50 x this net, over the same walk.
-        let evaluation = 100 * self.score_for(me) + 50 * net;
-        debug_assert_eq!(evaluation, self.evaluate());
-        let eval = clamp_bucket(evaluation / 50, -20, 20);
+        // `evaluate`, from this walk of the same claims.
+        let evaluated = evaluation(self.score_for(me), net);
+        debug_assert_eq!(evaluated, self.evaluate());
+        let eval = clamp_bucket(evaluated / 50, -20, 20);
         out[eval_slot] = l.eval + (eval * PHASES + phase) * 4 + flaggers;
     }
 
