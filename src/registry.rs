@@ -144,6 +144,10 @@ registry! {
         // Session 26: +368 over uct-plain at 10 s + 100 ms (400 games);
         // RAVE -70, the value sharpened at the cut (sigmoid of 1.5 x its
         // logit) +7, no proofs before moves +0 (200 games each).
+        // Session 27: one flag move per free region in the search
+        // (`Game::search_moves`) +38 (200 games), weights retrained with
+        // it +35 more (200 games); +407 over uct-plain at 100 ms (400
+        // games). Children tried in order of immediate gain: -42.
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()

@@ -152,6 +152,13 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn describe(&self) -> String;
     fn side_to_move(&self) -> Seat;
     fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+    /// The legal moves a search needs to look at: `legal_moves` less any
+    /// that give the same game as a move kept (in Tritium a flag on any
+    /// tile of one free region). Rules, perft and `uct-plain` keep
+    /// `legal_moves`.
+    fn search_moves(&self, moves: &mut Vec<Self::Move>) {
+        self.legal_moves(moves);
+    }
     fn make(&mut self, mv: Self::Move) -> Self::Undo;
     fn unmake(&mut self, mv: Self::Move, undo: Self::Undo);
     fn outcome(&self) -> Option<Outcome>;

@@ -615,6 +615,16 @@ impl Game for Tritium {
         }
     }
 
+    /// A flag counts only for the region it stands in (regions never
+    /// split, and a flagged region takes no second flag), so one flag
+    /// move per free region, on its root tile, stands for all of them.
+    fn search_moves(&self, moves: &mut Vec<TritiumMove>) {
+        self.legal_moves(moves);
+        if self.free_tiles > 0 {
+            moves.retain(|&mv| mv >> 8 != FLAG_KIND || self.is_root((mv & 0xff) as usize));
+        }
+    }
+
     fn make(&mut self, mv: TritiumMove) -> Self {
         let before = *self;
         self.play(mv);
@@ -1954,5 +1964,128 @@ mod tests {
             "{gaining} of {tiles} tiles had a better colour"
         );
         assert!(flags > 100, "{flags} flags");
+    }
+
+    /// Every position of `games` playouts per size and variant.
+    fn sampled_positions(seed: u64, sizes: &[usize], games: usize) -> Vec<Tritium> {
+        use rand::SeedableRng;
+        let mut rng = GameRng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        let mut out = Vec::new();
+        for &size in sizes {
+            for variant in [Variant::Standard, Variant::Short] {
+                for _ in 0..games {
+                    let mut g = Tritium::new(size, variant);
+                    while let Some(mv) = g.playout_move(&mut rng, &mut scratch) {
+                        out.push(g);
+                        g.play(mv);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Tiles and passes stay; of the flags, exactly one per free region,
+    /// and a dropped flag leads to the same score, evaluation and moves
+    /// as the kept flag of its region.
+    #[test]
+    fn search_moves_keep_every_tile_and_one_flag_per_free_region() {
+        let (mut legal, mut kept, mut next) = (Vec::new(), Vec::new(), Vec::new());
+        let mut dropped = 0;
+        for g in sampled_positions(3, &[4, 5], 10) {
+            g.legal_moves(&mut legal);
+            g.search_moves(&mut kept);
+            let is_flag = |mv: &TritiumMove| mv >> 8 == FLAG_KIND;
+            let others = |moves: &[TritiumMove]| -> Vec<TritiumMove> {
+                moves.iter().copied().filter(|m| !is_flag(m)).collect()
+            };
+            assert_eq!(others(&legal), others(&kept), "{}", g.position_text());
+            let mut kept_roots: Vec<u8> = kept
+                .iter()
+                .filter(|m| is_flag(m))
+                .map(|&m| g.root[(m & 0xff) as usize])
+                .collect();
+            kept_roots.sort_unstable();
+            let mut free_roots: Vec<u8> = legal
+                .iter()
+                .filter(|m| is_flag(m))
+                .map(|&m| g.root[(m & 0xff) as usize])
+                .collect();
+            free_roots.sort_unstable();
+            free_roots.dedup();
+            assert_eq!(kept_roots, free_roots, "{}", g.position_text());
+            for &mv in legal.iter().filter(|m| is_flag(m) && !kept.contains(m)) {
+                let root = g.root[(mv & 0xff) as usize];
+                let stand_in = *kept
+                    .iter()
+                    .find(|&&k| is_flag(&k) && g.root[(k & 0xff) as usize] == root)
+                    .expect("the region keeps a flag");
+                let (mut a, mut b) = (g, g);
+                a.play(mv);
+                b.play(stand_in);
+                for seat in [Seat::P1, Seat::P2] {
+                    assert_eq!(a.score_for(seat), b.score_for(seat));
+                }
+                assert_eq!(a.evaluate(), b.evaluate());
+                a.legal_moves(&mut next);
+                let count = next.len();
+                b.legal_moves(&mut next);
+                assert_eq!(count, next.len());
+                dropped += 1;
+            }
+        }
+        assert!(dropped > 1000, "only {dropped} flags dropped");
+    }
+
+    /// The winner under perfect play, searching `moves_of`'s moves.
+    fn solve(
+        g: &Tritium,
+        moves_of: fn(&Tritium, &mut Vec<TritiumMove>),
+        memo: &mut std::collections::HashMap<u64, Seat>,
+    ) -> Seat {
+        if let Some(outcome) = g.outcome() {
+            return match outcome {
+                Outcome::Win(seat) => seat,
+                Outcome::Draw => unreachable!("Tritium has no draws"),
+            };
+        }
+        if let Some(&winner) = memo.get(&g.hash()) {
+            return winner;
+        }
+        let mut moves = Vec::new();
+        moves_of(g, &mut moves);
+        let me = g.to_move;
+        let mut winner = me.other();
+        for mv in moves {
+            let mut child = *g;
+            child.play(mv);
+            if solve(&child, moves_of, memo) == me {
+                winner = me;
+                break;
+            }
+        }
+        memo.insert(g.hash(), winner);
+        winner
+    }
+
+    /// Searching only the search moves finds the same winner as searching
+    /// every legal move, in endgames with free regions to flag.
+    #[test]
+    fn search_moves_keep_every_positions_winner() {
+        let (mut legal, mut kept) = (Vec::new(), Vec::new());
+        let mut compared = 0;
+        for g in sampled_positions(7, &[4], 200) {
+            g.legal_moves(&mut legal);
+            g.search_moves(&mut kept);
+            if g.empties > 2 || legal.len() == kept.len() {
+                continue;
+            }
+            let all = solve(&g, Tritium::legal_moves, &mut Default::default());
+            let searched = solve(&g, Tritium::search_moves, &mut Default::default());
+            assert_eq!(all, searched, "{}", g.position_text());
+            compared += 1;
+        }
+        assert!(compared > 50, "only {compared} endgames compared");
     }
 }

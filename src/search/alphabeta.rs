@@ -322,7 +322,7 @@ impl<G: Game> Worker<G> {
         let (limits, time, start) = (shared.limits, &shared.time, shared.start);
         self.start_search();
         let mut moves = Vec::new();
-        root.legal_moves(&mut moves);
+        root.search_moves(&mut moves);
         let mut best = moves[0];
         let max_depth = limits
             .depth
@@ -525,7 +525,7 @@ impl<G: Game> Worker<G> {
             return self.draw[state.side_to_move().index()];
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        state.legal_moves(&mut moves);
+        state.search_moves(&mut moves);
         if moves.is_empty() {
             self.buffers[ply] = moves;
             let outcome = state.outcome().expect("no legal moves means game over");

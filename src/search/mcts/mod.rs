@@ -273,7 +273,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         let position = root.position;
         let config = self.setup.mcts.tuned_by(&settings.tuning);
         let mut moves = Vec::new();
-        position.legal_moves(&mut moves);
+        position.search_moves(&mut moves);
         // The root's children always fit, even where Hash is tiny.
         if self
             .tree

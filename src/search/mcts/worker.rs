@@ -281,7 +281,7 @@ impl<G: Game> Worker<G> {
     fn expand(&mut self, shared: &Shared<G>, node: usize, state: &G) -> bool {
         let nodes = shared.nodes();
         let n = &nodes[node];
-        state.legal_moves(&mut self.moves);
+        state.search_moves(&mut self.moves);
         if self.moves.is_empty() {
             let outcome = state.outcome().expect("no legal moves means game over");
             n.set_proof(Proof::of(outcome), 0);
