@@ -147,7 +147,8 @@ registry! {
         // Session 27: one flag move per free region in the search
         // (`Game::search_moves`) +38 (200 games), weights retrained with
         // it +35 more (200 games); +407 over uct-plain at 100 ms (400
-        // games). Children tried in order of immediate gain: -42.
+        // games), +339 at 10 s + 100 ms (314 games). Children tried in
+        // order of immediate gain: -42.
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()
