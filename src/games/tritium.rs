@@ -2036,41 +2036,11 @@ mod tests {
         assert!(dropped > 1000, "only {dropped} flags dropped");
     }
 
-    /// The winner under perfect play, searching `moves_of`'s moves.
-    fn solve(
-        g: &Tritium,
-        moves_of: fn(&Tritium, &mut Vec<TritiumMove>),
-        memo: &mut std::collections::HashMap<u64, Seat>,
-    ) -> Seat {
-        if let Some(outcome) = g.outcome() {
-            return match outcome {
-                Outcome::Win(seat) => seat,
-                Outcome::Draw => unreachable!("Tritium has no draws"),
-            };
-        }
-        if let Some(&winner) = memo.get(&g.hash()) {
-            return winner;
-        }
-        let mut moves = Vec::new();
-        moves_of(g, &mut moves);
-        let me = g.to_move;
-        let mut winner = me.other();
-        for mv in moves {
-            let mut child = *g;
-            child.play(mv);
-            if solve(&child, moves_of, memo) == me {
-                winner = me;
-                break;
-            }
-        }
-        memo.insert(g.hash(), winner);
-        winner
-    }
-
     /// Searching only the search moves finds the same winner as searching
     /// every legal move, in endgames with free regions to flag.
     #[test]
     fn search_moves_keep_every_positions_winner() {
+        use crate::solve::naive;
         let (mut legal, mut kept) = (Vec::new(), Vec::new());
         let mut compared = 0;
         for g in sampled_positions(7, &[4], 200) {
@@ -2079,9 +2049,9 @@ mod tests {
             if g.empties > 2 || legal.len() == kept.len() {
                 continue;
             }
-            let all = solve(&g, Tritium::legal_moves, &mut Default::default());
-            let searched = solve(&g, Tritium::search_moves, &mut Default::default());
-            assert_eq!(all, searched, "{}", g.position_text());
+            let all = naive::value(&g, u64::MAX).expect("no limit");
+            let searched = naive::value_over(&g, u64::MAX, Tritium::search_moves);
+            assert_eq!(Some(all), searched, "{}", g.position_text());
             compared += 1;
         }
         assert!(compared > 50, "only {compared} endgames compared");
