@@ -1,12 +1,14 @@
 //! What MCTS takes from an evaluator, switch by switch: PUCT priors (or
 //! none at all), and cut-off playouts scored by the learned value instead
-//! of the game's evaluation.
+//! of the game's evaluation; and what playouts take from an exact oracle.
 
 use quintet::games::hadron::Hadron;
-use quintet::games::{Game, Seat};
+use quintet::games::{Game, Outcome, Seat};
 use quintet::search::mcts::MctsConfig;
 use quintet::search::searcher::{Evaluator, GamePath, build};
-use quintet::search::{Context, Limits, Report, Root, Score, SearchSettings, Setup};
+use quintet::search::{
+    Context, Limits, Oracle as ExactOracle, Report, Root, Score, SearchSettings, Setup,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -120,4 +122,84 @@ fn cut_playouts_take_the_learned_value_only_when_asked() {
     let (priors, values) = p1_wins.calls();
     assert!(priors > 0);
     assert_eq!(values, 0);
+}
+
+/// An exact oracle that never decides a tree leaf but says, whenever a
+/// playout asks, that one seat wins; and counts the playouts' questions.
+struct PlayoutVerdict {
+    winner: Seat,
+    asked: AtomicU64,
+}
+
+impl<G: Game> ExactOracle<G> for PlayoutVerdict {
+    fn decide(&self, _: &G, _: Option<Instant>) -> Option<(Outcome, u32)> {
+        None
+    }
+
+    fn decide_in_playout(&self, _: &G, _: Option<Instant>) -> Option<Outcome> {
+        self.asked.fetch_add(1, Ordering::Relaxed);
+        Some(Outcome::Win(self.winner))
+    }
+}
+
+/// The root score (P1 to move) of a 2,000-node search of Hadron 5 from the
+/// start with `verdict` as the oracle, and how often playouts asked it.
+fn score_with_verdict(config: MctsConfig, winner: Seat) -> (i32, u64) {
+    let verdict = Arc::new(PlayoutVerdict {
+        winner,
+        asked: AtomicU64::new(0),
+    });
+    let setup = Setup::<Hadron<u64>> {
+        mcts: config,
+        oracle: Some(verdict.clone() as Arc<dyn ExactOracle<Hadron<u64>>>),
+        ..Setup::default()
+    };
+    let mut searcher = build("mcts", &setup).unwrap();
+    assert_eq!(searcher.allocate(4), None);
+    let stop = AtomicBool::new(false);
+    let mut ignore = |_: &Report<u16>| {};
+    let mut ctx = Context::new(Instant::now(), &stop, &mut ignore);
+    let start = Hadron::<u64>::new(5);
+    let path = GamePath::default();
+    let root = Root {
+        position: &start,
+        path: &path,
+    };
+    let settings = SearchSettings {
+        seed: 3,
+        move_overhead_ms: 0,
+        ..SearchSettings::default()
+    };
+    let result = searcher.search(&root, &settings, &Limits::nodes(2000), &mut ctx);
+    let score = match result.report.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(m) => panic!("Hadron 5's start is not proven in 2000 nodes (mate {m})"),
+    };
+    (score, verdict.asked.load(Ordering::Relaxed))
+}
+
+#[test]
+fn playouts_end_where_the_oracle_decides_only_when_asked() {
+    // Asked every ply, the oracle's verdict ends every playout at once.
+    let config = MctsConfig::tuned().with_playout_oracle(1);
+    let (for_p1, asked_p1) = score_with_verdict(config.clone(), Seat::P1);
+    let (for_p2, _) = score_with_verdict(config, Seat::P2);
+    assert!(for_p1 > 300 && for_p2 < -300, "{for_p1} {for_p2}");
+    assert!(
+        (1000..=2000).contains(&asked_p1),
+        "{asked_p1} questions for 2000 playouts"
+    );
+    // Every third ply: still asked, once per playout that gets that far.
+    let config = MctsConfig::tuned().with_playout_oracle(3);
+    let (for_p1, asked) = score_with_verdict(config, Seat::P1);
+    assert!(for_p1 > 300 && asked > 1000, "{for_p1} {asked}");
+
+    // Not asked (the default), playouts run to the end.
+    let (for_p1, asked_p1) = score_with_verdict(MctsConfig::tuned(), Seat::P1);
+    let (for_p2, _) = score_with_verdict(MctsConfig::tuned(), Seat::P2);
+    assert_eq!(asked_p1, 0);
+    assert!(
+        for_p1.abs() < 300 && for_p2.abs() < 300,
+        "{for_p1} {for_p2}"
+    );
 }

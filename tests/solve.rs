@@ -394,10 +394,11 @@ struct OracleCheck {
 }
 
 impl GameVisitor for OracleCheck {
-    /// Whether the oracle decided the position, and whether the passed
-    /// deadline stopped a fresh one from deciding it.
-    type Output = (bool, bool);
-    fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> (bool, bool) {
+    /// Whether the oracle decided the position, whether the passed
+    /// deadline stopped a fresh one from deciding it, and whether a fresh
+    /// one asked as from a playout decided it.
+    type Output = (bool, bool, bool);
+    fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> (bool, bool, bool) {
         let game = start.read_position(&self.text).expect("own position text");
         let late = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");
         let hurried = late.decide(&game, Some(Instant::now()));
@@ -408,10 +409,24 @@ impl GameVisitor for OracleCheck {
                 "{}: decided only past its deadline",
                 self.text
             );
-            return (false, false);
+            let cheap = solve::oracle::<G>().expect("an oracle");
+            assert_eq!(
+                cheap.decide_in_playout(&game, None),
+                None,
+                "{}: decided from a playout with fewer shapes, not at a leaf",
+                self.text
+            );
+            return (false, false, false);
         };
         if let Some(answer) = hurried {
             assert_eq!(answer, (value, plies), "{}", self.text);
+        }
+        // Asked as a playout asks (fewer new shapes), it decides the same
+        // or not at all.
+        let cheap = solve::oracle::<G>().expect("an oracle");
+        let from_playout = cheap.decide_in_playout(&game, None);
+        if let Some(answer) = from_playout {
+            assert_eq!(answer, value, "{}: asked from a playout", self.text);
         }
         assert_eq!(
             plain_dfpn_value(&game),
@@ -427,13 +442,13 @@ impl GameVisitor for OracleCheck {
             self.text,
             moves.len()
         );
-        (true, hurried.is_none())
+        (true, hurried.is_none(), from_playout.is_some())
     }
 }
 
 #[test]
 fn hadron_oracle_agrees_with_plain_dfpn_where_it_decides() {
-    let (mut decided, mut cut, mut total) = (0, 0, 0);
+    let (mut decided, mut cut, mut cheap, mut total) = (0, 0, 0, 0);
     for (size, plies, count) in [
         (5, 4, 20),
         (5, 8, 20),
@@ -442,14 +457,17 @@ fn hadron_oracle_agrees_with_plain_dfpn_where_it_decides() {
         (7, 20, 20),
     ] {
         for p in hadron_positions(size, plies, count, 5 + plies as u64) {
-            let (yes, late) =
+            let (yes, late, from_playout) =
                 registry::with_game(&p.config, OracleCheck { text: p.text }).expect("hadron");
             decided += yes as usize;
             cut += late as usize;
+            cheap += from_playout as usize;
             total += 1;
         }
     }
-    eprintln!("the oracle decided {decided} of {total} positions ({cut} not by a passed deadline)");
+    eprintln!(
+        "the oracle decided {decided} of {total} positions ({cut} not by a passed deadline, {cheap} asked from a playout)"
+    );
     assert!(
         cut > 0,
         "a passed deadline never stopped the oracle: it does not look at it"
@@ -462,6 +480,10 @@ fn hadron_oracle_agrees_with_plain_dfpn_where_it_decides() {
     assert!(
         decided < total,
         "every position decided: the test asks too little"
+    );
+    assert!(
+        cheap >= 10,
+        "asked from a playout, the oracle decided only {cheap} of {total}"
     );
 }
 

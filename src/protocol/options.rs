@@ -284,6 +284,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         apply: |o, v| o.search.tuning.playout_cutoff = tuning(v).map(|n| n as u32),
     },
     OptionSpec {
+        name: "PlayoutOracle",
+        kind: Kind::Spin {
+            default: -1,
+            min: -1,
+            max: 1_000,
+        },
+        help: "MCTS playouts ask the game's exact oracle (Hadron: sums of small regions; needs Proofs) every this many plies and end where it decides (0: never; -1: the game's own)",
+        apply: |o, v| o.search.tuning.playout_oracle = tuning_from_zero(v).map(|n| n as u32),
+    },
+    OptionSpec {
         name: "EvalScale",
         kind: Kind::Spin {
             default: 0,

@@ -72,6 +72,8 @@ pub struct Tuning {
     pub priors: Option<bool>,
     /// MCTS: cut playouts scored by the learned value.
     pub value_at_cutoff: Option<bool>,
+    /// MCTS: playouts ask the oracle every this many plies; `Some(0)`: never.
+    pub playout_oracle: Option<u32>,
     /// Alpha-beta: score leaves by the learned value (where there is one).
     pub learned_eval: Option<bool>,
     /// Alpha-beta: late-move reductions.

@@ -40,6 +40,13 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// cheaply or by `deadline` (a timed search's hard limit: none under
     /// a node limit, so that such a search repeats exactly).
     fn decide(&self, state: &G, deadline: Option<Instant>) -> Option<(Outcome, u32)>;
+
+    /// The value of `state` where a playout asks: the same as `decide`,
+    /// but an oracle that can do a little less work per call should (a
+    /// playout asks many times, and a miss only means it plays on).
+    fn decide_in_playout(&self, state: &G, deadline: Option<Instant>) -> Option<Outcome> {
+        self.decide(state, deadline).map(|(outcome, _)| outcome)
+    }
 }
 
 /// What a game hands every searcher it builds: its tuned defaults and its

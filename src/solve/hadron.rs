@@ -997,6 +997,10 @@ impl Node for SumNode {
 /// search under a node limit plays the same every time.
 const ORACLE_SHAPES: u32 = 512;
 
+/// How many region shapes one playout position may compute: playouts ask
+/// every few plies, and most of their shapes are met again and again.
+const PLAYOUT_SHAPES: u32 = 64;
+
 /// Hadron positions decided where every live region is small: the sum of
 /// their values, no search (the [`Oracle`] of MCTS leaves).
 struct RegionOracle {
@@ -1007,8 +1011,15 @@ struct RegionOracle {
     warm: Mutex<Vec<Context>>,
 }
 
-impl<G: Game> Oracle<G> for RegionOracle {
-    fn decide(&self, state: &G, deadline: Option<Instant>) -> Option<(Outcome, u32)> {
+impl RegionOracle {
+    /// The sum of `state`'s regions where every one is small, computing at
+    /// most `shapes` new region shapes.
+    fn decide_within<G: Game>(
+        &self,
+        state: &G,
+        deadline: Option<Instant>,
+        shapes: u32,
+    ) -> Option<(Outcome, u32)> {
         let hadron = (state as &dyn Any).downcast_ref::<Hadron<u64>>()?;
         let n = hadron.size();
         if n > MAX_SIDE {
@@ -1016,10 +1027,21 @@ impl<G: Game> Oracle<G> for RegionOracle {
         }
         let [red, blue] = hadron.tiles();
         let mut ctx = Context::from_pool(&self.warm, n, Settings::in_play(), deadline);
-        ctx.new_shapes = Some(ORACLE_SHAPES);
+        ctx.new_shapes = Some(shapes);
         let value = ctx.decide_small(red, blue, hadron.side_to_move());
         ctx.give_back_to(&self.warm);
         value
+    }
+}
+
+impl<G: Game> Oracle<G> for RegionOracle {
+    fn decide(&self, state: &G, deadline: Option<Instant>) -> Option<(Outcome, u32)> {
+        self.decide_within(state, deadline, ORACLE_SHAPES)
+    }
+
+    fn decide_in_playout(&self, state: &G, deadline: Option<Instant>) -> Option<Outcome> {
+        self.decide_within(state, deadline, PLAYOUT_SHAPES)
+            .map(|(outcome, _)| outcome)
     }
 }
 

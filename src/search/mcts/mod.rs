@@ -69,6 +69,9 @@ pub struct MctsConfig {
     /// With an evaluator: cut playouts are scored by its value instead of
     /// the game's evaluation (one position's features per playout).
     pub value_at_cutoff: bool,
+    /// With an oracle (proofs during play): playouts ask it every this many
+    /// plies and end with its exact value where it decides (`None`: never).
+    pub playout_oracle: Option<u32>,
 }
 
 impl MctsConfig {
@@ -85,6 +88,7 @@ impl MctsConfig {
             first_play_urgency: None,
             priors: true,
             value_at_cutoff: false,
+            playout_oracle: None,
         }
     }
 
@@ -103,6 +107,12 @@ impl MctsConfig {
     /// UCT scores an unvisited child `urgency` instead of before all else.
     pub const fn with_first_play_urgency(mut self, urgency: f32) -> Self {
         self.first_play_urgency = Some(urgency);
+        self
+    }
+
+    /// With an oracle: playouts ask it every `plies` plies.
+    pub const fn with_playout_oracle(mut self, plies: u32) -> Self {
+        self.playout_oracle = Some(plies);
         self
     }
 
@@ -151,6 +161,9 @@ impl MctsConfig {
         }
         if let Some(value) = tuning.value_at_cutoff {
             config.value_at_cutoff = value;
+        }
+        if let Some(plies) = tuning.playout_oracle {
+            config.playout_oracle = (plies > 0).then_some(plies);
         }
         config
     }

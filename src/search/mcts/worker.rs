@@ -249,6 +249,9 @@ impl<G: Game> Worker<G> {
         };
         // The first move and `cutoff` more (all of them without a cutoff).
         let cutoff = shared.config.playout_cutoff.unwrap_or(u32::MAX);
+        // Where the game has an oracle, every `every` plies it may end
+        // the playout with the exact value of the position reached.
+        let oracle = shared.oracle.zip(shared.config.playout_oracle);
         let mut next = Some(first);
         let mut plies = 0u32;
         while let Some(mv) = next {
@@ -257,6 +260,12 @@ impl<G: Game> Worker<G> {
             }
             state.play(mv);
             plies += 1;
+            if let Some((oracle, every)) = oracle
+                && plies.is_multiple_of(every)
+                && let Some(outcome) = oracle.decide_in_playout(state, shared.deadline)
+            {
+                return Reward::Exact(outcome);
+            }
             next = self.playout_move(state);
         }
         if next.is_none() {
