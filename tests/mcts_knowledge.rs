@@ -57,12 +57,17 @@ impl<G: Game> Evaluator<G> for Oracle {
 /// The root score (for the side to move, P1) of a 2,000-node search of
 /// Hadron 5 from the start with playouts cut after two plies.
 fn root_score(config: MctsConfig, oracle: &Arc<Oracle>) -> i32 {
-    let setup = Setup::<Hadron<u64>> {
+    start_score(&Setup::<Hadron<u64>> {
         mcts: config.with_cutoff(2, 100.0).with_value_weight(0.0),
         evaluator: Some(oracle.clone() as Arc<dyn Evaluator<Hadron<u64>>>),
         ..Setup::default()
-    };
-    let mut searcher = build("mcts", &setup).unwrap();
+    })
+}
+
+/// The root score (for P1, to move) of a 2,000-node MCTS search of Hadron 5
+/// from the start with `setup`.
+fn start_score(setup: &Setup<Hadron<u64>>) -> i32 {
+    let mut searcher = build("mcts", setup).unwrap();
     assert_eq!(searcher.allocate(4), None);
     let stop = AtomicBool::new(false);
     let mut ignore = |_: &Report<u16>| {};
@@ -149,32 +154,11 @@ fn score_with_verdict(config: MctsConfig, winner: Seat) -> (i32, u64) {
         winner,
         asked: AtomicU64::new(0),
     });
-    let setup = Setup::<Hadron<u64>> {
+    let score = start_score(&Setup::<Hadron<u64>> {
         mcts: config,
         oracle: Some(verdict.clone() as Arc<dyn ExactOracle<Hadron<u64>>>),
         ..Setup::default()
-    };
-    let mut searcher = build("mcts", &setup).unwrap();
-    assert_eq!(searcher.allocate(4), None);
-    let stop = AtomicBool::new(false);
-    let mut ignore = |_: &Report<u16>| {};
-    let mut ctx = Context::new(Instant::now(), &stop, &mut ignore);
-    let start = Hadron::<u64>::new(5);
-    let path = GamePath::default();
-    let root = Root {
-        position: &start,
-        path: &path,
-    };
-    let settings = SearchSettings {
-        seed: 3,
-        move_overhead_ms: 0,
-        ..SearchSettings::default()
-    };
-    let result = searcher.search(&root, &settings, &Limits::nodes(2000), &mut ctx);
-    let score = match result.report.score {
-        Score::Cp(cp) => cp,
-        Score::Mate(m) => panic!("Hadron 5's start is not proven in 2000 nodes (mate {m})"),
-    };
+    });
     (score, verdict.asked.load(Ordering::Relaxed))
 }
 
