@@ -74,7 +74,8 @@ registry! {
         // Measured: c = 0.5 ahead of 0.7 over 100-game matches; alpha-beta
         // has no useful evaluation here (both sides always share their moves).
         // Playouts end where the region oracle decides (checked every 4
-        // plies): +42 to +96 over not asking at 1 to 8 plies (200 games each).
+        // plies): +21 to +96 over not asking at 1 to 8 plies (200 games
+        // each), +51 at 4 over 400 games (bench/RESULTS.md, session 28).
         auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.5).with_playout_oracle(4)),
         learned: Some(Profile::plain(
             "mcts",
