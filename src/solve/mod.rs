@@ -19,6 +19,7 @@ pub mod hadron;
 pub mod naive;
 pub mod node;
 pub mod sharded;
+pub mod sum_outcome;
 pub mod table;
 
 use crate::games::{Game, Outcome, Seat};
