@@ -76,14 +76,22 @@ registry! {
         // Playouts end where the region oracle decides (checked every 4
         // plies): +21 to +96 over not asking at 1 to 8 plies (200 games
         // each), +51 at 4 over 400 games (bench/RESULTS.md, session 28).
-        auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.5).with_playout_oracle(4)),
-        learned: Some(Profile::plain(
-            "mcts",
-            MctsConfig::tuned()
-                .with_exploration(1.0)
-                .with_value_weight(0.3)
-                .with_playout_oracle(4),
-        )),
+        // On a clock, the proofs play the last moves in an instant: sharing
+        // the clock over at most 6 moves (the game's estimate is about 17
+        // after the opening) measured +56 at 10 s + 100 ms, 4 moves +42
+        // (200 games each, session 29).
+        auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.5).with_playout_oracle(4))
+            .with_plan_moves(6),
+        learned: Some(
+            Profile::plain(
+                "mcts",
+                MctsConfig::tuned()
+                    .with_exploration(1.0)
+                    .with_value_weight(0.3)
+                    .with_playout_oracle(4),
+            )
+            .with_plan_moves(6),
+        ),
     } => build_hadron;
     GameEntry {
         name: "atoms",

@@ -31,6 +31,10 @@ pub struct Profile {
     /// Whether `Search auto` proves positions during play (when the
     /// `Proofs` option allows it): off where that measured weaker.
     pub proofs: bool,
+    /// With proofs on, share a clock over at most this many of our moves:
+    /// where proofs settle the rest of the game in an instant, the moves
+    /// before them are the ones worth the time. `None`: the game's estimate.
+    pub plan_moves: Option<u32>,
 }
 
 impl Profile {
@@ -45,7 +49,15 @@ impl Profile {
                 contempt: 0,
             },
             proofs: true,
+            plan_moves: None,
         }
+    }
+
+    /// The same profile sharing a clock over at most `moves` of its moves
+    /// while it proves positions during play.
+    pub const fn with_plan_moves(mut self, moves: u32) -> Profile {
+        self.plan_moves = Some(moves);
+        self
     }
 
     /// The same profile without proofs during play.
@@ -157,6 +169,9 @@ pub trait Session: Send {
 struct BuiltFor {
     name: &'static str,
     proving: bool,
+    /// The profile's cap on the moves a clock is shared over (`auto` with
+    /// proofs only).
+    plan_moves: Option<u32>,
 }
 
 pub struct GameSession<G: Game> {
@@ -358,7 +373,12 @@ impl<G: Game> Session for GameSession<G> {
         let name = self.resolve(engine.searcher);
         let auto = engine.searcher == searcher::AUTO.name;
         let proving = engine.proofs && (!auto || self.profile.proofs);
-        let built_for = BuiltFor { name, proving };
+        let plan_moves = self.profile.plan_moves.filter(|_| auto && proving);
+        let built_for = BuiltFor {
+            name,
+            proving,
+            plan_moves,
+        };
         if self.searcher.as_ref().is_none_or(|(k, _)| *k != built_for) {
             // The old searcher's memory goes before the new one's comes.
             self.searcher = None;
@@ -438,6 +458,10 @@ impl<G: Game> Session for GameSession<G> {
         let side = current.side_to_move();
         let settings = &SearchSettings {
             lag_ms: self.lag.lag_before(limits, side),
+            plan_moves: self
+                .searcher
+                .as_ref()
+                .and_then(|(built, _)| built.plan_moves),
             ..settings.clone()
         };
         let plan = TimeManager::for_search(limits, current, settings);

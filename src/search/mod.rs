@@ -37,6 +37,9 @@ pub struct SearchSettings {
     pub multipv: usize,
     /// Report the statistics of every root move (MCTS).
     pub move_stats: bool,
+    /// Share a clock over at most this many of our moves (`auto` where
+    /// proofs end the thinking early); `None`: the game's estimate alone.
+    pub plan_moves: Option<u32>,
 }
 
 impl Default for SearchSettings {
@@ -49,6 +52,7 @@ impl Default for SearchSettings {
             tuning: Tuning::default(),
             multipv: 1,
             move_stats: false,
+            plan_moves: None,
         }
     }
 }

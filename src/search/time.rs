@@ -27,7 +27,8 @@ pub enum Stability {
 impl TimeManager {
     /// The limits for one move of `side`, keeping `overhead_ms` of every
     /// clock back for I/O lag, expecting about `moves_left` more moves of
-    /// ours (the game's estimate; `movestogo` wins when given).
+    /// ours (see [`TimeManager::moves_to_plan`]; `movestogo` wins when
+    /// given).
     /// `lag_ms` is what every move has cost on the clock beyond the plan
     /// (a [`LagMeter`]'s measure): planned for on every move to come.
     pub fn new(
@@ -53,7 +54,7 @@ impl TimeManager {
             let moves = limits
                 .movestogo
                 .map(|m| m.max(1))
-                .unwrap_or_else(|| moves_left.clamp(8, 40)) as u64;
+                .unwrap_or(moves_left.clamp(1, 40)) as u64;
             // Each move really costs its share plus the lag, and the reply
             // must reach the manager, lag included, inside the clock.
             let share = (usable / moves + inc * 3 / 4).saturating_sub(lag_ms);
@@ -78,8 +79,17 @@ impl TimeManager {
             position.side_to_move(),
             settings.move_overhead_ms,
             settings.lag_ms,
-            position.moves_left_estimate(),
+            Self::moves_to_plan(position.moves_left_estimate(), settings.plan_moves),
         )
+    }
+
+    /// How many moves a clock is shared over: the game's estimate, kept
+    /// within 8..40 (estimates are rough, and a long game must not starve
+    /// its last moves), then capped by `plan_moves` where a profile knows
+    /// that proofs will play the rest of the game in an instant.
+    pub fn moves_to_plan(estimate: u32, plan_moves: Option<u32>) -> u32 {
+        let moves = estimate.clamp(8, 40);
+        plan_moves.map_or(moves, |cap| moves.min(cap.max(1)))
     }
 
     /// The same plan with every limit cut by `share` of itself (time kept
@@ -245,6 +255,27 @@ mod tests {
         };
         let all = ms(TimeManager::new(&last_move, Seat::P1, 0, 0, 30).soft());
         assert!(all > p1 * 5, "one move to go gets most of the clock");
+    }
+
+    #[test]
+    fn a_profile_may_share_the_clock_over_fewer_moves() {
+        // The game's estimate is kept within 8..40; a profile's cap wins
+        // below that (proofs will play the rest in an instant).
+        assert_eq!(TimeManager::moves_to_plan(17, None), 17);
+        assert_eq!(TimeManager::moves_to_plan(3, None), 8);
+        assert_eq!(TimeManager::moves_to_plan(90, None), 40);
+        assert_eq!(TimeManager::moves_to_plan(17, Some(6)), 6);
+        assert_eq!(TimeManager::moves_to_plan(3, Some(6)), 6);
+        assert_eq!(TimeManager::moves_to_plan(17, Some(0)), 1);
+        let limits = Limits {
+            time: [Some(10_000), Some(10_000)],
+            inc: [100, 100],
+            ..Limits::default()
+        };
+        let plan = |moves| TimeManager::new(&limits, Seat::P1, 20, 0, moves);
+        let (game, capped) = (ms(plan(17).soft()), ms(plan(6).soft()));
+        assert!(capped > game * 2, "{capped} against {game}");
+        assert!(ms(plan(6).hard()) <= 9_000);
     }
 
     #[test]

@@ -36,8 +36,6 @@ pub struct Cgt {
     neg_memo: ShardedMap<GameId, GameId>,
     /// Comparisons with the game being canonicalised (not yet interned).
     temp_memo: FxHashMap<(GameId, bool), bool>,
-    pub calls: [u64; 4],
-    pub phase: usize,
 }
 
 /// The memo tables are dropped (and refilled on demand) past this size.
@@ -61,31 +59,10 @@ impl Cgt {
             sum_memo: ShardedMap::default(),
             neg_memo: ShardedMap::default(),
             temp_memo: FxHashMap::default(),
-            calls: [0; 4],
-            phase: 0,
         };
         let zero = cgt.intern(Vec::new(), Vec::new());
         debug_assert_eq!(zero, ZERO);
         cgt
-    }
-
-    pub fn stats(&self) -> String {
-        let options: usize = self.left.iter().chain(&self.right).map(|o| o.len()).sum();
-        let max = self
-            .left
-            .iter()
-            .chain(&self.right)
-            .map(|o| o.len())
-            .max()
-            .unwrap_or(0);
-        format!(
-            "calls {:?} {} le memo, {} sums, {} options in all, max {}",
-            self.calls,
-            self.le_memo.len(),
-            self.sum_memo.len(),
-            options,
-            max
-        )
     }
 
     /// Roughly the bytes the arena and its memos take (for callers that
@@ -180,7 +157,6 @@ impl Cgt {
         if a == b {
             return true;
         }
-        self.calls[self.phase] += 1;
         if let Some(&known) = self.le_memo.get(&(a, b)) {
             return known;
         }
@@ -296,7 +272,6 @@ impl Cgt {
             }
         }
         self.temp_memo.clear();
-        self.phase = 2;
         // Drop dominated options: Left keeps its maximal ones, Right its minimal.
         let keep_left: Vec<GameId> = left
             .iter()
@@ -308,7 +283,6 @@ impl Cgt {
             .copied()
             .filter(|&a| !right.iter().any(|&b| b != a && self.le(b, a)))
             .collect();
-        self.phase = 0;
         self.intern(keep_left, keep_right)
     }
 
@@ -377,18 +351,12 @@ impl Cgt {
 
     /// Whether Left wins `g` moving first.
     pub fn left_wins_first(&mut self, g: GameId) -> bool {
-        self.phase = 1;
-        let r = !self.le(g, ZERO);
-        self.phase = 0;
-        r
+        !self.le(g, ZERO)
     }
 
     /// Whether Right wins `g` moving first.
     pub fn right_wins_first(&mut self, g: GameId) -> bool {
-        self.phase = 1;
-        let r = !self.le(ZERO, g);
-        self.phase = 0;
-        r
+        !self.le(ZERO, g)
     }
 
     /// The integer `n`.

@@ -410,8 +410,6 @@ pub struct Context {
     small: u32,
     /// Drop big regions that mirror strategies prove to be 0.
     mirror: bool,
-    /// Add the small regions into one canonical form (else keep them apart).
-    merge: bool,
     /// With no big region left, small regions whose weights multiply to
     /// at most this are decided at once (by [`SumOutcomes`]).
     sum_limit: u64,
@@ -450,7 +448,6 @@ impl Context {
             geo: geometry(n),
             small: settings.small.min(32),
             mirror: settings.mirror,
-            merge: std::env::var_os("MERGE").is_some(),
             sum_limit: settings.sum_limit,
             scratch: Vec::new(),
             deadline: None,
@@ -771,22 +768,17 @@ impl Parts {
         self.len -= 1;
     }
 
-    /// Adds a summand: 0 vanishes, G cancels -G, and past `MAX_PARTS` (or
-    /// always, with `merge`) summands are added into one canonical form.
-    fn add(&mut self, cgt: &mut Cgt, v: GameId, merge: bool) {
+    /// Adds a summand: 0 vanishes, G cancels -G, and past `MAX_PARTS`
+    /// summands the last two are added into one canonical form.
+    fn add(&mut self, cgt: &mut Cgt, v: GameId) {
         if v == ZERO {
             return;
         }
-        if merge || self.len as usize == MAX_PARTS {
+        if self.len as usize == MAX_PARTS {
             let last = self.len as usize;
-            if last == 0 {
-                self.ids[0] = v;
-                self.len = 1;
-                return;
-            }
             let total = cgt.add(self.ids[last - 1], v);
             self.remove(last - 1);
-            return self.add(cgt, total, false);
+            return self.add(cgt, total);
         }
         let negative = cgt.neg(v);
         if let Some(i) = self.as_slice().iter().position(|&p| p == negative) {
@@ -851,7 +843,7 @@ impl SumNode {
             }
             if part.count_ones() <= ctx.small {
                 let v = ctx.region_value(part, self.red, self.blue);
-                self.parts.add(&mut ctx.cgt, v, ctx.merge);
+                self.parts.add(&mut ctx.cgt, v);
             } else if !(ctx.mirror && is_mirror(geo, part, &labels)) {
                 big.push(part);
             }
@@ -957,7 +949,7 @@ impl Node for SumNode {
             let part = self.parts.ids[p];
             let next = self.options(ctx, part)[i];
             self.parts.remove(p);
-            self.parts.add(&mut ctx.cgt, next, false);
+            self.parts.add(&mut ctx.cgt, next);
         }
         self.mover = self.mover.other();
         before
@@ -1102,18 +1094,4 @@ pub fn prove_if_hadron<G: Game>(
         plies: proof.plies,
         nodes: proof.nodes,
     })
-}
-
-impl Drop for Context {
-    fn drop(&mut self) {
-        if std::env::var_os("CGT_STATS").is_some() {
-            eprintln!(
-                "cgt: {} games, {} region shapes, {} raw; {}",
-                self.cgt.len(),
-                self.regions.len(),
-                self.raw_values.len(),
-                self.cgt.stats()
-            );
-        }
-    }
 }
