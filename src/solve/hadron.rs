@@ -32,9 +32,10 @@
 //! canonical options, far fewer than the placements they stand for). With
 //! no big region left and S cheap enough, who wins S is found without more
 //! proof search, by [`SumOutcomes`] (a search of S's terms that never
-//! builds their sum's canonical form, which cost far more). Table keys ignore the filled cells (only the live regions,
-//! each up to its own symmetries, matter) and swap colours (the side to
-//! move wins in a position exactly when it does in the colour-swapped one).
+//! builds their sum's canonical form, which cost far more). Table keys
+//! ignore the filled cells (only the live regions, each up to its own
+//! symmetries, matter) and swap colours (the side to move wins in a
+//! position exactly when it does in the colour-swapped one).
 
 use super::cgt::{Cgt, GameId, ZERO};
 use super::node::Node;
@@ -55,10 +56,11 @@ use std::time::Instant;
 /// Regions of at most this many cells are folded into the sum S.
 pub const DEFAULT_SMALL: u32 = 12;
 /// Sums of small regions at most this costly are decided at once, not by
-/// the proof search (measured when they were added into canonical forms:
-/// [`SumOutcomes`] now decides them in half the time or less): on 5x5 this cuts the proof from 68,607 nodes to 14,417 (without mirror
-/// strategies) and the CPU time threefold; far larger sums (on 6x6) cost more
-/// than the search they save.
+/// the proof search. Measured when they were added into canonical forms
+/// ([`SumOutcomes`] now decides them in half the time or less): on 5x5
+/// this cuts the proof from 68,607 nodes to 14,417 (without mirror
+/// strategies) and the CPU time threefold; far larger sums (on 6x6) cost
+/// more than the search they save.
 pub const DEFAULT_SUM_LIMIT: u64 = 1_000_000;
 /// The sum limit during play (proofs before a move, leaves of MCTS): a sum
 /// costs about the product of its terms' weights, and nothing stops it
