@@ -191,7 +191,9 @@ fn number_option(x: i64, left: bool) -> Option<i64> {
 
 /// A 128-bit key of a position (sorted games, number, player to move).
 fn position_key(games: &[GameId], number: i64, left: bool) -> u128 {
-    let seed = number as u64 ^ u64::from(left);
+    // The mover flips a bit of the mixed number, never of the number
+    // itself (which would alias x with x ^ 1 and the other mover).
+    let seed = mix64(number as u64) ^ if left { 0x9E37_79B9_7F4A_7C15 } else { 0 };
     let (mut a, mut b) = (mix64(seed), mix64(seed ^ 0x5355_4D5F_4F55_5443));
     for &g in games {
         a = mix64(a ^ u64::from(g));
@@ -245,6 +247,25 @@ mod tests {
             Some(-3 * ONE / 8)
         );
         assert_eq!(simplest_between(None, Some(-2 * ONE)), Some(-3 * ONE));
+    }
+
+    #[test]
+    fn keys_tell_positions_apart() {
+        let keys = [
+            position_key(&[], 0, true),
+            position_key(&[], 1, false),
+            position_key(&[], 0, false),
+            position_key(&[3], 0, true),
+            position_key(&[3, 3], 0, true),
+            position_key(&[3, 4], 0, true),
+            position_key(&[4, 3], 0, true),
+            position_key(&[3], ONE, true),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
     }
 
     /// Random canonical games built from small ones, summed three to five
