@@ -266,29 +266,24 @@ impl<'a, N: Node> Dfpn<'a, N> {
         let mover = node.mover();
         let mut moves = Vec::new();
         node.moves(&mut self.ctx, &mut moves);
-        // Keys first, each child's table window prefetched, then the
-        // lookups: the cache misses overlap instead of coming one by one.
-        // A child is made again only when neither its path nor the table
-        // knows it (making is dear in some games).
+        // Each child made once: its key (its table window prefetched) and
+        // what it shows alone (game over, or the node's estimate), then the
+        // lookups, whose cache misses the children's own work has hidden.
+        // Known children (path or table) take what is known instead.
         let mut seen = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let undo = node.make(&mut self.ctx, mv);
             let child_key = self.key_of(node);
             self.table.prefetch(child_key);
-            seen.push((child_key, node.mover(), node.repetition_key()));
+            let fresh = self.look_fresh(node);
+            seen.push((child_key, node.mover(), node.repetition_key(), fresh));
             node.unmake(mv, undo);
         }
         let mut children: Vec<Child<N::Move>> = Vec::with_capacity(moves.len());
-        for (&mv, &(child_key, child_mover, repetition)) in moves.iter().zip(&seen) {
-            let (found, pinned) = match self.look_known(child_mover, repetition, child_key) {
-                Some(known) => known,
-                None => {
-                    let undo = node.make(&mut self.ctx, mv);
-                    let found = self.look_fresh(node);
-                    node.unmake(mv, undo);
-                    (found, false)
-                }
-            };
+        for (&mv, &(child_key, child_mover, repetition, fresh)) in moves.iter().zip(&seen) {
+            let (found, pinned) = self
+                .look_known(child_mover, repetition, child_key)
+                .unwrap_or((fresh, false));
             children.push(Child {
                 mv,
                 same_mover: child_mover == mover,
