@@ -976,6 +976,24 @@ impl Node for SumNode {
         a.min(b)
     }
 
+    /// A fresh node looked at one ply ahead: one winning move proves it,
+    /// and disproving it means refuting each of its n moves, so (1, n)
+    /// where plain df-pn says (1, 1); scaled by 1.5, which measured best
+    /// (26 positions at plies 11-12 of 7x7 games, 10 s each: 1.7x faster
+    /// than (1, 1) over the 21 both proved, n and 2n slower than 1.5n;
+    /// 5x5 from the start: 14,991 nodes instead of 35,947).
+    fn estimate(&mut self, ctx: &mut Context) -> (u32, u32) {
+        let legal = self.live & Counts::of(ctx.geo, self.red, self.blue).legal();
+        let options: u32 = self
+            .parts
+            .as_slice()
+            .iter()
+            .map(|&part| self.options(ctx, part).len() as u32)
+            .sum();
+        let moves = (legal.count_ones() + options).max(1);
+        (1, moves + moves / 2)
+    }
+
     fn repetition_key(&self) -> Option<u64> {
         None
     }
