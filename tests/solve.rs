@@ -511,6 +511,33 @@ fn hadron_region_solver_proves_a_mirror_position_without_search() {
     assert!(nodes <= 1, "{nodes} nodes");
 }
 
+#[test]
+fn hadron_5x5_is_a_first_player_win_proven_in_few_nodes() {
+    // The region solver's 5x5 proof: 14,991 nodes one thread (35,947
+    // before fresh positions started at proof numbers (1, 1.5 n) instead
+    // of (1, 1)). Node counts are deterministic on one thread.
+    let config = GameConfig::named("hadron").with_size(5);
+    struct Root;
+    impl GameVisitor for Root {
+        type Output = (Option<Outcome>, u64);
+        fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> Self::Output {
+            let table = ProofTable::new(64);
+            let p = solve_game(
+                &start,
+                &Budget::default(),
+                &table,
+                None,
+                1,
+                &SolveOptions::default(),
+            );
+            (p.value, p.nodes)
+        }
+    }
+    let (value, nodes) = registry::with_game(&config, Root).expect("hadron");
+    assert_eq!(value, Some(Outcome::Win(Seat::P1)));
+    assert!(nodes <= 20_000, "{nodes} nodes");
+}
+
 fn quintet(args: &[&str]) -> Output {
     Command::new(QUINTET)
         .args(args)
