@@ -485,38 +485,10 @@ fn hadron_oracle_agrees_with_plain_dfpn_where_it_decides() {
     );
 }
 
-#[test]
-fn hadron_region_solver_proves_a_mirror_position_without_search() {
-    // Hadron 4x4 is a second-player win (the point reflection answers every
-    // move); the region solver must see it without expanding the tree.
-    let config = GameConfig::named("hadron").with_size(4);
-    struct Root;
-    impl GameVisitor for Root {
-        type Output = (Option<Outcome>, u64);
-        fn visit<G: Game>(self, _c: &GameConfig, start: G, _p: &Profile) -> Self::Output {
-            let table = ProofTable::new(4);
-            let p = solve_game(
-                &start,
-                &Budget::default(),
-                &table,
-                None,
-                1,
-                &SolveOptions::default(),
-            );
-            (p.value, p.nodes)
-        }
-    }
-    let (value, nodes) = registry::with_game(&config, Root).expect("hadron");
-    assert_eq!(value, Some(Outcome::Win(Seat::P2)));
-    assert!(nodes <= 1, "{nodes} nodes");
-}
-
-#[test]
-fn hadron_5x5_is_a_first_player_win_proven_in_few_nodes() {
-    // The region solver's 5x5 proof: 14,991 nodes one thread (35,947
-    // before fresh positions started at proof numbers (1, 1.5 n) instead
-    // of (1, 1)). Node counts are deterministic on one thread.
-    let config = GameConfig::named("hadron").with_size(5);
+/// The region solver's value and node count for the empty Hadron board
+/// of `size`, one thread.
+fn hadron_start_proof(size: usize) -> (Option<Outcome>, u64) {
+    let config = GameConfig::named("hadron").with_size(size);
     struct Root;
     impl GameVisitor for Root {
         type Output = (Option<Outcome>, u64);
@@ -533,7 +505,24 @@ fn hadron_5x5_is_a_first_player_win_proven_in_few_nodes() {
             (p.value, p.nodes)
         }
     }
-    let (value, nodes) = registry::with_game(&config, Root).expect("hadron");
+    registry::with_game(&config, Root).expect("hadron")
+}
+
+#[test]
+fn hadron_region_solver_proves_a_mirror_position_without_search() {
+    // Hadron 4x4 is a second-player win (the point reflection answers every
+    // move); the region solver must see it without expanding the tree.
+    let (value, nodes) = hadron_start_proof(4);
+    assert_eq!(value, Some(Outcome::Win(Seat::P2)));
+    assert!(nodes <= 1, "{nodes} nodes");
+}
+
+#[test]
+fn hadron_5x5_is_a_first_player_win_proven_in_few_nodes() {
+    // The region solver's 5x5 proof: 14,991 nodes one thread (35,947
+    // before fresh positions started at proof numbers (1, 1.5 n) instead
+    // of (1, 1)). Node counts are deterministic on one thread.
+    let (value, nodes) = hadron_start_proof(5);
     assert_eq!(value, Some(Outcome::Win(Seat::P1)));
     assert!(nodes <= 20_000, "{nodes} nodes");
 }
