@@ -646,6 +646,9 @@ pub struct TrainArgs {
     /// Fit the last generation again from its data (no self-play).
     #[arg(long)]
     pub refit: bool,
+    /// Units in a hidden layer of the value (0: a linear value; at most 64).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub hidden: u32,
 }
 
 fn train_settings(options: &Options, args: &TrainArgs) -> Result<learn::TrainSettings> {
@@ -688,6 +691,7 @@ fn train_settings(options: &Options, args: &TrainArgs) -> Result<learn::TrainSet
             l2: args.l2,
             seed: options.search.seed,
             sharpen: args.sharpen.clamp(0.0, 64.0),
+            hidden: args.hidden as usize,
         },
         out: args.out.clone(),
         searcher: options.engine.searcher,

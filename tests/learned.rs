@@ -243,6 +243,26 @@ fn embedded_weights_fit_their_configurations() {
     assert!(quintet::model::embedded(&Tritium::new(5, Variant::Standard)).is_some());
 }
 
+/// A 3000-node search of Tritium 5's start after `options` (setoption
+/// lines): the last report's node count, score and line (not the clock),
+/// and the move.
+fn tritium_5_search(options: &str) -> Vec<String> {
+    let lines = session(&format!(
+        "setoption name Game value tritium\nsetoption name Size value 5\n{options}isready\nposition startpos\ngo nodes 3000\nquit\n"
+    ));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string error")),
+        "{lines:?}"
+    );
+    let last_info = lines.iter().rfind(|l| l.starts_with("info depth"));
+    let bestmove = lines.iter().find(|l| l.starts_with("bestmove"));
+    [last_info, bestmove]
+        .into_iter()
+        .flatten()
+        .map(|l| untimed(l))
+        .collect()
+}
+
 /// Tritium 5's learned profile is the plain one with the learned value
 /// scoring its cut playouts and a lower exploration (0.25, not 0.35), and
 /// nothing else: with `CutoffValue off` and `Exploration 35` the built-in
@@ -250,24 +270,7 @@ fn embedded_weights_fit_their_configurations() {
 /// (the profile's own exploration) or as built in, the search differs.
 #[test]
 fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
-    let search = |options: &str| -> Vec<String> {
-        let lines = session(&format!(
-            "setoption name Game value tritium\nsetoption name Size value 5\n{options}isready\nposition startpos\ngo nodes 3000\nquit\n"
-        ));
-        assert!(
-            !lines.iter().any(|l| l.starts_with("info string error")),
-            "{lines:?}"
-        );
-        // The last report's node count, score and line (not the clock),
-        // and the move.
-        let last_info = lines.iter().rfind(|l| l.starts_with("info depth"));
-        let bestmove = lines.iter().find(|l| l.starts_with("bestmove"));
-        [last_info, bestmove]
-            .into_iter()
-            .flatten()
-            .map(|l| untimed(l))
-            .collect()
-    };
+    let search = tritium_5_search;
     let none = search("setoption name Weights value none\n");
     let as_plain =
         search("setoption name CutoffValue value off\nsetoption name Exploration value 35\n");
@@ -280,4 +283,35 @@ fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
     assert_eq!(as_plain, none);
     assert_ne!(value_off, none, "the profile's own exploration");
     assert_ne!(built_in, none);
+}
+
+/// The built-in Tritium 5 value has a hidden layer; a file holding the
+/// same weights searches exactly as the built-in ones, and the same file
+/// without its hidden layer searches otherwise (the layer is read and
+/// used).
+#[test]
+fn a_value_hidden_layer_loads_from_a_file_and_shapes_the_search() {
+    use quintet::games::tritium::{Tritium, Variant};
+    use quintet::model::weights::Hidden;
+    let built_in = quintet::model::embedded(&Tritium::new(5, Variant::Standard)).unwrap();
+    let layered = built_in.weights().clone();
+    assert_eq!(layered.hidden.width, 16);
+    let dir = temp("hidden-layer");
+    std::fs::create_dir_all(&dir).unwrap();
+    let with_layer = dir.join("layered.qw");
+    layered.write(&with_layer).unwrap();
+    let without_layer = dir.join("linear.qw");
+    Weights {
+        hidden: Hidden::default(),
+        ..layered
+    }
+    .write(&without_layer)
+    .unwrap();
+    let search =
+        |weights: &str| tritium_5_search(&format!("setoption name Weights value {weights}\n"));
+    let embedded = search("");
+    assert_eq!(embedded.len(), 2, "{embedded:?}");
+    assert_eq!(search(&with_layer.display().to_string()), embedded);
+    assert_ne!(search(&without_layer.display().to_string()), embedded);
+    let _ = std::fs::remove_dir_all(dir);
 }

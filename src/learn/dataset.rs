@@ -64,6 +64,16 @@ impl Dataset {
         self.move_target[r]
     }
 
+    /// A sample of given features and value target with no policy target
+    /// (tests build data sets with exactly the structure they need).
+    #[cfg(test)]
+    pub fn add_value_sample(&mut self, features: &[u32], target: f32) {
+        self.pos_feats.extend_from_slice(features);
+        self.pos_ends.push(self.pos_feats.len() as u32);
+        self.value_target.push(target);
+        self.rows.push((self.move_ends.len() as u32, 0));
+    }
+
     /// Replays `record` from its start and adds a sample per position.
     /// The policy target of a position is its visit counts raised to the
     /// power `sharpen` (1: the visit shares; more: closer to the most

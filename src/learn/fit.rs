@@ -1,11 +1,14 @@
-//! Fitting a linear model to samples: the value by logistic regression on
-//! the games' results, the policy by a softmax over the legal moves fitted
-//! to the search's visit shares (cross-entropy). Stochastic gradient with
-//! per-weight AdaGrad steps (features are sparse: rare ones keep large
-//! steps) and L2 on the weights a sample touches. Deterministic for a seed.
+//! Fitting a model to samples: the value by logistic regression on the
+//! games' results (with the weights' hidden layer, if they have one, by
+//! backpropagation through it), the policy by a softmax over the legal
+//! moves fitted to the search's visit shares (cross-entropy). Stochastic
+//! gradient with per-weight AdaGrad steps (features are sparse: rare ones
+//! keep large steps) and L2 on the weights a sample touches. Deterministic
+//! for a seed.
 
 use super::dataset::Dataset;
 use crate::games::GameRng;
+use crate::model::weights::{Hidden, MAX_HIDDEN};
 use crate::model::{Weights, sigmoid, softmax_in_place};
 use rand::SeedableRng;
 
@@ -20,6 +23,8 @@ pub struct FitSettings {
     /// Policy targets are the visit counts to this power (see
     /// `Dataset::add_game`).
     pub sharpen: f32,
+    /// Units in the value's hidden layer (0: a linear value).
+    pub hidden: usize,
 }
 
 impl Default for FitSettings {
@@ -30,6 +35,7 @@ impl Default for FitSettings {
             l2: 1e-4,
             seed: 1,
             sharpen: 2.0,
+            hidden: 0,
         }
     }
 }
@@ -61,14 +67,6 @@ impl std::fmt::Display for Metrics {
     }
 }
 
-fn value_logit(w: &Weights, features: &[u32]) -> f32 {
-    w.value_bias + features.iter().map(|&f| w.value[f as usize]).sum::<f32>()
-}
-
-fn move_logit(w: &Weights, features: &[u32]) -> f32 {
-    features.iter().map(|&f| w.policy[f as usize]).sum()
-}
-
 fn log_loss(p: f32, target: f32) -> f64 {
     let p = p.clamp(1e-6, 1.0 - 1e-6) as f64;
     let t = target as f64;
@@ -83,7 +81,7 @@ pub fn evaluate(w: &Weights, data: &Dataset) -> Metrics {
     };
     let mut probs = Vec::new();
     for i in 0..data.len() {
-        let p = sigmoid(value_logit(w, data.position(i)));
+        let p = sigmoid(w.value_logit(data.position(i)));
         m.value_loss += log_loss(p, data.value_target(i));
         let rows = data.move_rows(i);
         if rows.is_empty() {
@@ -91,7 +89,7 @@ pub fn evaluate(w: &Weights, data: &Dataset) -> Metrics {
         }
         m.policy_samples += 1;
         probs.clear();
-        probs.extend(rows.clone().map(|r| move_logit(w, data.row(r))));
+        probs.extend(rows.clone().map(|r| w.move_logit(data.row(r))));
         softmax_in_place(&mut probs);
         let mut best_p = (f32::NEG_INFINITY, 0);
         let mut best_t = (f32::NEG_INFINITY, 0);
@@ -156,6 +154,59 @@ impl Gradient {
     }
 }
 
+/// The AdaGrad state of a hidden layer.
+struct HiddenFit {
+    bias_sums: Vec<f32>,
+    output_sums: Vec<f32>,
+    input_sums: Vec<f32>,
+    input_grad: Gradient,
+    /// The logit's gradient at each unit's input sum, for one sample.
+    deltas: Vec<f32>,
+}
+
+impl HiddenFit {
+    fn new(h: &Hidden) -> Self {
+        HiddenFit {
+            bias_sums: vec![0.0; h.width],
+            output_sums: vec![0.0; h.width],
+            input_sums: vec![0.0; h.inputs.len()],
+            input_grad: Gradient::new(h.inputs.len()),
+            deltas: vec![0.0; h.width],
+        }
+    }
+
+    /// One step on a sample whose unit input sums were `sums` and whose
+    /// logit's loss gradient is `g`.
+    fn step(&mut self, h: &mut Hidden, features: &[u32], sums: &[f32], g: f32, s: &FitSettings) {
+        let step = |w: &mut f32, sum: &mut f32, grad: f32| {
+            *sum += grad * grad;
+            *w -= s.rate * grad / (sum.sqrt() + 1e-8);
+        };
+        let units = sums[..h.width].iter().zip(&mut self.deltas);
+        let outputs = h.output.iter_mut().zip(&mut self.output_sums);
+        let biases = h.bias.iter_mut().zip(&mut self.bias_sums);
+        for (((&sum, delta), (output, output_sum)), (bias, bias_sum)) in
+            units.zip(outputs).zip(biases)
+        {
+            // The unit's delta uses its output weight before this step.
+            *delta = if sum > 0.0 { g * *output } else { 0.0 };
+            let out_grad = g * sum.max(0.0) + s.l2 * *output;
+            step(output, output_sum, out_grad);
+            step(bias, bias_sum, *delta);
+        }
+        for &f in features {
+            let start = f as usize * h.width;
+            for (j, &d) in self.deltas.iter().enumerate() {
+                if d != 0.0 {
+                    self.input_grad.add((start + j) as u32, d);
+                }
+            }
+        }
+        self.input_grad
+            .apply(&mut h.inputs, &mut self.input_sums, s.rate, s.l2);
+    }
+}
+
 /// Fits `w` to `train` (starting from its current values), reporting the
 /// metrics on `train` and `valid` after every epoch. The value and the
 /// policy each keep the weights of their best epoch on `valid` (on
@@ -170,7 +221,14 @@ pub fn fit(
     let judge = if valid.is_empty() { train } else { valid };
     let start = evaluate(w, judge);
     report(0, &evaluate(w, train), &start);
-    let mut best_value = (start.value_loss, w.value.clone(), w.value_bias);
+    let mut best_value = (
+        start.value_loss,
+        w.value.clone(),
+        w.value_bias,
+        w.hidden.clone(),
+    );
+    let mut hidden_fit = HiddenFit::new(&w.hidden);
+    let mut sums = [0.0f32; MAX_HIDDEN];
     let mut best_policy = (start.policy_loss, w.policy.clone());
     let mut value_sums = vec![0.0f32; w.value.len()];
     let mut bias_sum = 0.0f32;
@@ -185,7 +243,11 @@ pub fn fit(
         for &i in &order {
             // Value: logistic regression on the result.
             let features = train.position(i);
-            let g = sigmoid(value_logit(w, features)) - train.value_target(i);
+            let logit = w.value_logit_with(features, &mut sums);
+            let g = sigmoid(logit) - train.value_target(i);
+            if w.hidden.width > 0 {
+                hidden_fit.step(&mut w.hidden, features, &sums, g, settings);
+            }
             for &f in features {
                 value_grad.add(f, g);
             }
@@ -198,7 +260,7 @@ pub fn fit(
                 continue;
             }
             probs.clear();
-            probs.extend(rows.clone().map(|r| move_logit(w, train.row(r))));
+            probs.extend(rows.clone().map(|r| w.move_logit(train.row(r))));
             softmax_in_place(&mut probs);
             for (j, r) in rows.enumerate() {
                 let c = probs[j] - train.row_target(r);
@@ -213,7 +275,12 @@ pub fn fit(
         let on_valid = evaluate(w, judge);
         report(epoch, &evaluate(w, train), &on_valid);
         if on_valid.value_loss < best_value.0 {
-            best_value = (on_valid.value_loss, w.value.clone(), w.value_bias);
+            best_value = (
+                on_valid.value_loss,
+                w.value.clone(),
+                w.value_bias,
+                w.hidden.clone(),
+            );
         }
         if on_valid.policy_loss < best_policy.0 {
             best_policy = (on_valid.policy_loss, w.policy.clone());
@@ -221,6 +288,7 @@ pub fn fit(
     }
     w.value = best_value.1;
     w.value_bias = best_value.2;
+    w.hidden = best_value.3;
     w.policy = best_policy.1;
 }
 
@@ -280,6 +348,52 @@ mod tests {
             data.add_game(&start, &record, 1.0).unwrap();
         }
         (start, data)
+    }
+
+    /// Four features, two pairs: the value is 1 exactly when one of
+    /// features 0 and 2 is present (an exclusive or, which no weighting of
+    /// the features alone expresses).
+    fn exclusive_or(samples: usize) -> Dataset {
+        let mut data = Dataset::default();
+        for i in 0..samples {
+            let (a, b) = (i % 2, (i / 2) % 2);
+            let features = [if a == 1 { 0 } else { 1 }, if b == 1 { 2 } else { 3 }];
+            data.add_value_sample(&features, (a ^ b) as f32);
+        }
+        data
+    }
+
+    fn four_features(hidden: Hidden) -> Weights {
+        Weights {
+            game: "test".into(),
+            feature_set: "test".into(),
+            feature_version: 1,
+            note: String::new(),
+            value_bias: 0.0,
+            value: vec![0.0; 4],
+            policy: Vec::new(),
+            hidden,
+        }
+    }
+
+    #[test]
+    fn a_hidden_layer_learns_what_a_linear_value_cannot() {
+        let (train, valid) = (exclusive_or(400), exclusive_or(40));
+        let settings = FitSettings {
+            epochs: 20,
+            ..FitSettings::default()
+        };
+        let mut linear = four_features(Hidden::default());
+        fit(&mut linear, &train, &valid, &settings, |_, _, _| {});
+        let linear_loss = evaluate(&linear, &valid).value_loss;
+        assert!(linear_loss > 0.69, "linear: {linear_loss}");
+        let mut layered = four_features(Hidden::random(8, 4, 1));
+        fit(&mut layered, &train, &valid, &settings, |_, _, _| {});
+        let layered_loss = evaluate(&layered, &valid).value_loss;
+        assert!(layered_loss < 0.2, "hidden layer: {layered_loss}");
+        let mut again = four_features(Hidden::random(8, 4, 1));
+        fit(&mut again, &train, &valid, &settings, |_, _, _| {});
+        assert_eq!(again, layered, "deterministic");
     }
 
     #[test]

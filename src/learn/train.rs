@@ -15,7 +15,8 @@ use super::exact::Labeler;
 use super::fit::{self, FitSettings, Metrics};
 use super::selfplay::{self, SelfPlay};
 use crate::games::{Game, GameConfig};
-use crate::model::{Linear, Weights};
+use crate::model::weights::Hidden;
+use crate::model::{Model, Weights};
 use crate::registry::{self, GameVisitor};
 use crate::search::{Evaluator, Setup, searcher};
 use crate::session::Profile;
@@ -155,7 +156,7 @@ impl<G: Game> Run<'_, G> {
             (&self.plain, None)
         } else {
             let weights = Weights::read(&self.weights_path(generation))?;
-            let model = Linear::new(weights, &self.game)?;
+            let model = Model::new(weights, &self.game)?;
             (
                 &self.learned,
                 Some(Arc::new(model) as Arc<dyn Evaluator<G>>),
@@ -347,6 +348,9 @@ impl<G: Game> Run<'_, G> {
             start.elapsed().as_secs_f64()
         ));
         let mut weights = Weights::zeros(&self.game).expect("the game has features");
+        if s.fit.hidden > 0 {
+            weights.hidden = Hidden::random(s.fit.hidden, weights.value.len(), s.fit.seed);
+        }
         let log = &mut self.log;
         fit::fit(
             &mut weights,
@@ -361,8 +365,12 @@ impl<G: Game> Run<'_, G> {
             },
         );
         let held_out = fit::evaluate(&weights, &valid);
+        let layer = match s.fit.hidden {
+            0 => String::new(),
+            units => format!(", a value hidden layer of {units} units"),
+        };
         weights.note = format!(
-            "quintet train: generation {generation}, {games} games at {} nodes per move, seed {}; held-out {held_out}",
+            "quintet train: generation {generation}, {games} games at {} nodes per move, seed {}{layer}; held-out {held_out}",
             s.selfplay.nodes, s.selfplay.seed
         );
         self.log.line(&format!(

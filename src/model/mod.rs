@@ -1,11 +1,13 @@
-//! Learned game knowledge: linear models over the features each game
-//! describes (`Game::feature_set`), in the manner of Tiltak and of Coulom's
+//! Learned game knowledge: models over the features each game describes
+//! (`Game::feature_set`), in the manner of Tiltak and of Coulom's
 //! move-pattern ratings.
 //!
 //! - Policy: a move's logit is the sum of the weights of its features; the
 //!   priors are the softmax over the legal moves.
 //! - Value: the side to move's chance to win is the logistic function of
-//!   the value bias plus the weights of the position's features.
+//!   the value bias plus the weights of the position's features, plus,
+//!   where the weights have one, a hidden layer's rectified units over the
+//!   same features (`weights::Hidden`).
 //!
 //! The weights of the configurations we trained are embedded in the binary
 //! (`weights/`, see `embedded.rs`); others load from a file (`Weights`
@@ -23,9 +25,9 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A linear policy and value over a game's features.
+/// A policy and a value over a game's features.
 #[derive(Clone, Debug)]
-pub struct Linear {
+pub struct Model {
     weights: Weights,
 }
 
@@ -34,11 +36,11 @@ thread_local! {
     static SCRATCH: RefCell<(Vec<u32>, FeatureRows)> = RefCell::new((Vec::new(), FeatureRows::default()));
 }
 
-impl Linear {
+impl Model {
     /// The model of `weights`, once they are checked against `game`.
-    pub fn new<G: Game>(weights: Weights, game: &G) -> Result<Linear, String> {
+    pub fn new<G: Game>(weights: Weights, game: &G) -> Result<Model, String> {
         weights.check(game)?;
-        Ok(Linear { weights })
+        Ok(Model { weights })
     }
 
     pub fn weights(&self) -> &Weights {
@@ -48,15 +50,13 @@ impl Linear {
     /// The value logit of a position given its features.
     #[inline]
     pub fn value_logit(&self, features: &[u32]) -> f32 {
-        let w = &self.weights.value;
-        self.weights.value_bias + features.iter().map(|&f| w[f as usize]).sum::<f32>()
+        self.weights.value_logit(features)
     }
 
     /// The policy logit of a move given its features.
     #[inline]
     pub fn move_logit(&self, features: &[u32]) -> f32 {
-        let w = &self.weights.policy;
-        features.iter().map(|&f| w[f as usize]).sum()
+        self.weights.move_logit(features)
     }
 
     /// The softmax of the move logits of `rows` into `out`.
@@ -86,7 +86,7 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-impl<G: Game> Evaluator<G> for Linear {
+impl<G: Game> Evaluator<G> for Model {
     fn priors(&self, state: &G, moves: &[G::Move], out: &mut Vec<f32>) {
         SCRATCH.with(|scratch| {
             let rows = &mut scratch.borrow_mut().1;
@@ -142,21 +142,21 @@ impl std::fmt::Display for Source {
 }
 
 /// The model built into the engine for `game`'s configuration, if any.
-pub fn embedded<G: Game>(game: &G) -> Option<Arc<Linear>> {
+pub fn embedded<G: Game>(game: &G) -> Option<Arc<Model>> {
     let bytes = embedded::bytes_for(&game.describe())?;
     let weights = Weights::from_bytes(bytes).ok()?;
-    Linear::new(weights, game).ok().map(Arc::new)
+    Model::new(weights, game).ok().map(Arc::new)
 }
 
 /// The model of `source` for `game`. On an error the caller keeps what it
 /// had (the embedded model).
-pub fn load<G: Game>(game: &G, source: &Source) -> Result<Option<Arc<Linear>>, String> {
+pub fn load<G: Game>(game: &G, source: &Source) -> Result<Option<Arc<Model>>, String> {
     match source {
         Source::Embedded => Ok(embedded(game)),
         Source::Nothing => Ok(None),
         Source::File(path) => {
             let weights = Weights::read(Path::new(path))?;
-            Linear::new(weights, game)
+            Model::new(weights, game)
                 .map(|m| Some(Arc::new(m)))
                 .map_err(|e| format!("{path}: {e}"))
         }
