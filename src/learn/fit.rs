@@ -146,12 +146,19 @@ impl Gradient {
         for &i in &self.touched {
             let i = i as usize;
             let g = self.values[i] + l2 * weights[i];
-            sums[i] += g * g;
-            weights[i] -= rate * g / (sums[i].sqrt() + 1e-8);
+            adagrad_step(&mut weights[i], &mut sums[i], g, rate);
             self.values[i] = 0.0;
         }
         self.touched.clear();
     }
+}
+
+/// One AdaGrad step of a weight given its gradient and its running sum of
+/// squared gradients.
+#[inline]
+fn adagrad_step(weight: &mut f32, sum: &mut f32, gradient: f32, rate: f32) {
+    *sum += gradient * gradient;
+    *weight -= rate * gradient / (sum.sqrt() + 1e-8);
 }
 
 /// The AdaGrad state of a hidden layer.
@@ -178,10 +185,6 @@ impl HiddenFit {
     /// One step on a sample whose unit input sums were `sums` and whose
     /// logit's loss gradient is `g`.
     fn step(&mut self, h: &mut Hidden, features: &[u32], sums: &[f32], g: f32, s: &FitSettings) {
-        let step = |w: &mut f32, sum: &mut f32, grad: f32| {
-            *sum += grad * grad;
-            *w -= s.rate * grad / (sum.sqrt() + 1e-8);
-        };
         let units = sums[..h.width].iter().zip(&mut self.deltas);
         let outputs = h.output.iter_mut().zip(&mut self.output_sums);
         let biases = h.bias.iter_mut().zip(&mut self.bias_sums);
@@ -191,8 +194,8 @@ impl HiddenFit {
             // The unit's delta uses its output weight before this step.
             *delta = if sum > 0.0 { g * *output } else { 0.0 };
             let out_grad = g * sum.max(0.0) + s.l2 * *output;
-            step(output, output_sum, out_grad);
-            step(bias, bias_sum, *delta);
+            adagrad_step(output, output_sum, out_grad, s.rate);
+            adagrad_step(bias, bias_sum, *delta, s.rate);
         }
         for &f in features {
             let start = f as usize * h.width;
@@ -245,15 +248,14 @@ pub fn fit(
             let features = train.position(i);
             let logit = w.value_logit_with(features, &mut sums);
             let g = sigmoid(logit) - train.value_target(i);
-            if w.hidden.width > 0 {
+            if !w.hidden.is_empty() {
                 hidden_fit.step(&mut w.hidden, features, &sums, g, settings);
             }
             for &f in features {
                 value_grad.add(f, g);
             }
             value_grad.apply(&mut w.value, &mut value_sums, settings.rate, settings.l2);
-            bias_sum += g * g;
-            w.value_bias -= settings.rate * g / (bias_sum.sqrt() + 1e-8);
+            adagrad_step(&mut w.value_bias, &mut bias_sum, g, settings.rate);
             // Policy: softmax cross-entropy against the visit shares.
             let rows = train.move_rows(i);
             if rows.is_empty() {

@@ -47,22 +47,10 @@ impl Model {
         &self.weights
     }
 
-    /// The value logit of a position given its features.
-    #[inline]
-    pub fn value_logit(&self, features: &[u32]) -> f32 {
-        self.weights.value_logit(features)
-    }
-
-    /// The policy logit of a move given its features.
-    #[inline]
-    pub fn move_logit(&self, features: &[u32]) -> f32 {
-        self.weights.move_logit(features)
-    }
-
     /// The softmax of the move logits of `rows` into `out`.
     pub fn softmax(&self, rows: &FeatureRows, out: &mut Vec<f32>) {
         out.clear();
-        out.extend((0..rows.len()).map(|i| self.move_logit(rows.row(i))));
+        out.extend((0..rows.len()).map(|i| self.weights.move_logit(rows.row(i))));
         softmax_in_place(out);
     }
 }
@@ -100,7 +88,7 @@ impl<G: Game> Evaluator<G> for Model {
             let features = &mut scratch.borrow_mut().0;
             features.clear();
             state.position_features(features);
-            sigmoid(self.value_logit(features))
+            sigmoid(self.weights.value_logit(features))
         })
     }
 }

@@ -80,7 +80,8 @@ impl Hidden {
         }
     }
 
-    fn is_empty(&self) -> bool {
+    /// Whether there is no layer (a linear value).
+    pub fn is_empty(&self) -> bool {
         self.width == 0
     }
 
@@ -130,11 +131,7 @@ impl Weights {
     /// hidden units' input sums, at least `hidden.width` long.
     #[inline]
     pub fn value_logit_with(&self, features: &[u32], sums: &mut [f32]) -> f32 {
-        let linear = self.value_bias
-            + features
-                .iter()
-                .map(|&f| self.value[f as usize])
-                .sum::<f32>();
+        let linear = self.linear_value_logit(features);
         if self.hidden.is_empty() {
             return linear;
         }
@@ -142,11 +139,25 @@ impl Weights {
         linear + self.hidden.logit(sums)
     }
 
-    /// The value logit of a position given its features.
+    /// The value logit of a position given its features. A linear value
+    /// (every game but those with a layer) needs no buffer for unit sums.
     #[inline]
     pub fn value_logit(&self, features: &[u32]) -> f32 {
+        if self.hidden.is_empty() {
+            return self.linear_value_logit(features);
+        }
         let mut sums = [0.0f32; MAX_HIDDEN];
         self.value_logit_with(features, &mut sums)
+    }
+
+    /// The bias plus the features' weights.
+    #[inline]
+    fn linear_value_logit(&self, features: &[u32]) -> f32 {
+        self.value_bias
+            + features
+                .iter()
+                .map(|&f| self.value[f as usize])
+                .sum::<f32>()
     }
 
     /// The policy logit of a move given its features.
