@@ -289,12 +289,8 @@ impl Atoms {
         self.recent[quiet] = self.hash;
         self.recent_bits = RecentFilter::of(self.hash);
         self.drawn = quiet >= QUIET_LIMIT;
-        self.settled = [Seat::P1, Seat::P2].iter().all(|&seat| {
-            let s = seat.index();
-            self.pieces[s][..self.piece_count[s] as usize]
-                .iter()
-                .all(|&cell| self.near(1 - s, cell as usize) > 0)
-        });
+        // Settled: every atom of both sides touches an enemy atom.
+        self.settled = (0..2).all(|s| self.kept_atoms(s) == self.piece_count[s] as i32);
     }
 
     /// The words of `cell` and its 8 neighbours (an on-board cell's
