@@ -119,6 +119,30 @@ fn alphabeta_with_reductions_finds_forced_wins_and_searches_less() {
     );
 }
 
+/// Past its horizon alpha-beta follows the moves that take material. In
+/// this Atoms position White's c3d3 takes b3 (level material), but Black
+/// answers e4e3, which takes f5: a depth-1 search must already see White
+/// an atom down, as the depth-3 search does, instead of scoring the
+/// position after c3d3 as level.
+#[test]
+fn alphabeta_follows_captures_past_its_horizon() {
+    let fen = "8/8/8/5w2/4b3/1bw5/3b4/8 w 0 0 0";
+    let score_at = |d| {
+        let mut s = session("atoms", "", fen);
+        let (best, report) = search(&mut s, "alphabeta", 1, depth(d));
+        assert_eq!(best, "c3d3");
+        (report.score, report.seldepth)
+    };
+    let (shallow, seldepth) = score_at(1);
+    let (deep, _) = score_at(3);
+    assert!(
+        matches!(shallow, Score::Cp(cp) if cp <= -100),
+        "{shallow:?} at depth 1"
+    );
+    assert_eq!(shallow, deep);
+    assert!(seldepth >= 2, "seldepth {seldepth}");
+}
+
 /// Contempt scores a draw below level for the side to move at the root,
 /// whichever seat that is, and so makes alpha-beta play on from a
 /// position it would otherwise draw. In these Atoms positions the next

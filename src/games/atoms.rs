@@ -199,6 +199,26 @@ pub struct Atoms {
     hash: u64,
 }
 
+/// What `unmake` needs to take a move back: every field a move changes but
+/// the cell words, which follow from the board and the old lists, and the
+/// history, of which a move writes one entry (`recent[0]` after a drop or
+/// a removal, else the next).
+#[derive(Clone, Debug)]
+pub struct AtomsUndo {
+    pieces: [[u8; PIECE_SLOTS]; 2],
+    piece_count: [u8; 2],
+    slot: [u8; PADDED],
+    hand: [u8; 2],
+    quiet: usize,
+    recent_start: usize,
+    recent_first: u64,
+    recent_next: u64,
+    recent_bits: RecentFilter,
+    drawn: bool,
+    settled: bool,
+    hash: u64,
+}
+
 fn hand_key(seat: Seat, count: u8) -> u64 {
     key(
         salt::ATOMS,
@@ -343,14 +363,33 @@ impl Atoms {
             .count() as i32
     }
 
+    /// Puts an atom of `seat` on `cell` in the words (its own cell's
+    /// content and code, its neighbours' counts), not in the lists.
     #[inline]
-    fn add_atom(&mut self, seat: Seat, cell: usize) {
+    fn add_words(&mut self, seat: Seat, cell: usize) {
         let s = seat.index();
         let around = self.around_mut(cell);
         around[CENTRE as usize] += own_delta(seat);
         for d in STEPS {
             around[(CENTRE + d) as usize] += neighbour_delta(s);
         }
+    }
+
+    /// Takes the atom of `seat` on `cell` out of the words.
+    #[inline]
+    fn remove_words(&mut self, seat: Seat, cell: usize) {
+        let s = seat.index();
+        let around = self.around_mut(cell);
+        around[CENTRE as usize] -= own_delta(seat);
+        for d in STEPS {
+            around[(CENTRE + d) as usize] -= neighbour_delta(s);
+        }
+    }
+
+    #[inline]
+    fn add_atom(&mut self, seat: Seat, cell: usize) {
+        let s = seat.index();
+        self.add_words(seat, cell);
         let count = self.piece_count[s] as usize;
         self.pieces[s][count] = cell as u8;
         self.slot[cell] = count as u8;
@@ -366,11 +405,7 @@ impl Atoms {
             Seat::P2
         };
         let s = seat.index();
-        let around = self.around_mut(cell);
-        around[CENTRE as usize] -= own_delta(seat);
-        for d in STEPS {
-            around[(CENTRE + d) as usize] -= neighbour_delta(s);
-        }
+        self.remove_words(seat, cell);
         let last = self.piece_count[s] as usize - 1;
         let moved = self.pieces[s][last];
         let slot = self.slot[cell];
@@ -386,20 +421,8 @@ impl Atoms {
     #[inline]
     fn move_atom(&mut self, seat: Seat, from: usize, to: usize) {
         let s = seat.index();
-        {
-            let around = self.around_mut(from);
-            around[CENTRE as usize] -= own_delta(seat);
-            for d in STEPS {
-                around[(CENTRE + d) as usize] -= neighbour_delta(s);
-            }
-        }
-        {
-            let around = self.around_mut(to);
-            around[CENTRE as usize] += own_delta(seat);
-            for d in STEPS {
-                around[(CENTRE + d) as usize] += neighbour_delta(s);
-            }
-        }
+        self.remove_words(seat, from);
+        self.add_words(seat, to);
         let last = self.piece_count[s] as usize - 1;
         let list = &mut self.pieces[s];
         let freed = self.slot[from] as usize;
@@ -510,18 +533,27 @@ impl Atoms {
     /// rules) in a fixed order, until it returns false; returns whether
     /// every move was visited.
     #[inline]
-    fn each_raw_move(&self, mut visit: impl FnMut(AtomsMove) -> bool) -> bool {
-        let seat = self.to_move;
+    fn each_raw_move(&self, visit: impl FnMut(AtomsMove) -> bool) -> bool {
+        self.each_raw_move_of(self.to_move, visit)
+    }
+
+    /// `each_raw_move` for `seat`, whether or not it is to move.
+    #[inline]
+    fn each_raw_move_of(&self, seat: Seat, mut visit: impl FnMut(AtomsMove) -> bool) -> bool {
         if self.in_drop_phase() {
             if self.hand[seat.index()] == 0 {
                 return true;
             }
-            let any_atom = self.piece_count[0] + self.piece_count[1] > 0;
+            let wanted = if self.piece_count[0] + self.piece_count[1] > 0 {
+                LONE
+            } else {
+                0
+            };
             for rank in 0..self.n {
-                for file in 0..self.n {
-                    let cell = self.cell_of(file, rank);
-                    let code = self.code(cell);
-                    if (code == LONE || (!any_atom && code == 0)) && !visit(cell as u16) {
+                let first = self.cell_of(0, rank);
+                let row = &self.cells[first..first + self.n];
+                for (cell, &word) in (first..).zip(row) {
+                    if (word >> CODE_SHIFT) as u8 == wanted && !visit(cell as u16) {
                         return false;
                     }
                 }
@@ -564,25 +596,87 @@ impl Atoms {
             // One-step moves (a playout's fallback): the same moves in the
             // same order as `each_raw_move`, by the comparison of codes of
             // `sample_step`.
-            let count = self.piece_count[s] as usize;
-            moves.reserve(8 * count);
-            let suicide = self.variant.suicide();
-            for &from in &self.pieces[s][..count] {
-                let wanted = self.code(from as usize).wrapping_sub(OCCUPIED - 1);
-                for d in STEPS {
-                    let to = from.wrapping_add_signed(d as i8);
-                    let target = self.code(to as usize);
-                    if target == wanted || (suicide && target == LONE) {
-                        moves.push(((from as u16) << 8) | to as u16);
-                    }
-                }
-            }
+            moves.reserve(8 * self.piece_count[s] as usize);
+            self.each_step_move(s, |from, to| moves.push(((from as u16) << 8) | to as u16));
             return;
         }
         self.each_raw_move(|mv| {
             moves.push(mv);
             true
         });
+    }
+
+    /// Calls `visit(from, to)` on every one-step move of seat index `s`
+    /// in the movement phase of a variant without slides: the target's
+    /// code must be the origin's, less the origin as a neighbour (the
+    /// same valence), or a lone neighbour's (a suicide where allowed).
+    #[inline(always)]
+    fn each_step_move(&self, s: usize, mut visit: impl FnMut(u8, u8)) {
+        let suicide = self.variant.suicide();
+        for &from in &self.pieces[s][..self.piece_count[s] as usize] {
+            let wanted = self.code(from as usize).wrapping_sub(OCCUPIED - 1);
+            for d in STEPS {
+                let to = from.wrapping_add_signed(d as i8);
+                let target = self.code(to as usize);
+                if target == wanted || (suicide && target == LONE) {
+                    visit(from, to);
+                }
+            }
+        }
+    }
+
+    /// How many moves the rules allow each side, the side to move first
+    /// (ignoring the draw rules), as if each were to move: `raw_moves`'s
+    /// counts, without listing them.
+    fn mobility(&self) -> (i32, i32) {
+        let (me, them) = (self.to_move, self.to_move.other());
+        if self.in_drop_phase() {
+            // Both sides have the same drop cells: count them once.
+            let cells = self.drop_cell_count();
+            let with_hand = |seat: Seat| {
+                if self.hand[seat.index()] > 0 {
+                    cells
+                } else {
+                    0
+                }
+            };
+            return (with_hand(me), with_hand(them));
+        }
+        (self.raw_move_count(me), self.raw_move_count(them))
+    }
+
+    /// The empty cells a drop may go on: those beside exactly one atom, or
+    /// every cell of an empty board.
+    fn drop_cell_count(&self) -> i32 {
+        if self.piece_count[0] + self.piece_count[1] == 0 {
+            return (self.n * self.n) as i32;
+        }
+        (0..self.n)
+            .map(|rank| {
+                let first = self.cell_of(0, rank);
+                let row = &self.cells[first..first + self.n];
+                row.iter()
+                    .filter(|&&word| (word >> CODE_SHIFT) as u8 == LONE)
+                    .count() as i32
+            })
+            .sum()
+    }
+
+    /// `raw_moves`'s count for `seat` in the movement phase, whether or
+    /// not it is to move.
+    fn raw_move_count(&self, seat: Seat) -> i32 {
+        let s = seat.index();
+        if self.variant.slides() {
+            let mut count = 0;
+            self.each_raw_move_of(seat, |_| {
+                count += 1;
+                true
+            });
+            return count;
+        }
+        let mut count = 0;
+        self.each_step_move(s, |_, _| count += 1);
+        count
     }
 
     /// Whether the rules allow any move (ignoring the draw rules).
@@ -707,7 +801,7 @@ impl Atoms {
 
 impl Game for Atoms {
     type Move = AtomsMove;
-    type Undo = Box<Atoms>;
+    type Undo = AtomsUndo;
 
     fn describe(&self) -> String {
         format!(
@@ -741,14 +835,57 @@ impl Game for Atoms {
         (!scratch.is_empty()).then(|| scratch[random_below(rng, scratch.len())])
     }
 
-    fn make(&mut self, mv: AtomsMove) -> Box<Atoms> {
-        let before = Box::new(self.clone());
+    fn make(&mut self, mv: AtomsMove) -> AtomsUndo {
+        let undo = AtomsUndo {
+            pieces: self.pieces,
+            piece_count: self.piece_count,
+            slot: self.slot,
+            hand: self.hand,
+            quiet: self.quiet,
+            recent_start: self.recent_start,
+            recent_first: self.recent[0],
+            recent_next: self.recent[(self.quiet + 1).min(QUIET_LIMIT)],
+            recent_bits: self.recent_bits,
+            drawn: self.drawn,
+            settled: self.settled,
+            hash: self.hash,
+        };
         self.play(mv);
-        before
+        undo
     }
 
-    fn unmake(&mut self, _mv: AtomsMove, undo: Box<Atoms>) {
-        *self = *undo;
+    fn unmake(&mut self, mv: AtomsMove, undo: AtomsUndo) {
+        let mover = self.to_move.other();
+        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        // The words: the moved or dropped atom back (unless the removal
+        // took it), then every atom of the old lists the removal took.
+        if self.content(to) == stone(mover) {
+            self.remove_words(mover, to);
+        }
+        if from != 0 {
+            self.add_words(mover, from);
+        }
+        for seat in [Seat::P1, Seat::P2] {
+            let s = seat.index();
+            for &cell in &undo.pieces[s][..undo.piece_count[s] as usize] {
+                if self.content(cell as usize) != stone(seat) {
+                    self.add_words(seat, cell as usize);
+                }
+            }
+        }
+        self.pieces = undo.pieces;
+        self.piece_count = undo.piece_count;
+        self.slot = undo.slot;
+        self.hand = undo.hand;
+        self.to_move = mover;
+        self.recent[(undo.quiet + 1).min(QUIET_LIMIT)] = undo.recent_next;
+        self.recent[0] = undo.recent_first;
+        self.quiet = undo.quiet;
+        self.recent_start = undo.recent_start;
+        self.recent_bits = undo.recent_bits;
+        self.drawn = undo.drawn;
+        self.settled = undo.settled;
+        self.hash = undo.hash;
     }
 
     #[inline]
@@ -1015,19 +1152,32 @@ impl Game for Atoms {
         let me = self.to_move.index();
         let them = 1 - me;
         let material = |s: usize| self.piece_count[s] as i32 + self.hand[s] as i32;
-        let mut moves = Vec::new();
-        self.raw_moves(&mut moves);
-        let mine = moves.len() as i32;
-        let mut other = self.clone();
-        other.to_move = self.to_move.other();
-        other.raw_moves(&mut moves);
-        let theirs = moves.len() as i32;
+        let (mine, theirs) = self.mobility();
         let drops = if self.in_drop_phase() {
             KEPT_ATOM * (self.kept_atoms(me) - self.kept_atoms(them))
         } else {
             0
         };
         100 * (material(me) - material(them)) + 4 * (mine - theirs) + drops
+    }
+
+    /// A move that leaves an enemy atom without any of the mover's atoms
+    /// around it: one beside the origin whose only enemy neighbour was the
+    /// moving atom, and not beside its destination. (Judged on a settled
+    /// board, where every atom touches an enemy: always so after a move.)
+    fn is_tactical(&self, mv: AtomsMove) -> bool {
+        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        if from == 0 || !self.settled {
+            return false;
+        }
+        let s = self.to_move.index();
+        let enemy = stone(self.to_move.other());
+        STEPS.iter().any(|&d| {
+            let cell = step(from, d);
+            self.content(cell) == enemy
+                && self.near(s, cell) == 1
+                && !STEPS.contains(&(cell as isize - to as isize))
+        })
     }
 
     /// White and black atoms, each labelled with its valence (the atoms
@@ -1199,13 +1349,9 @@ impl Atoms {
         out.push(base + material(m).min(20) as u32);
         out.push(base + 21 + material(t).min(20) as u32);
         out.push(base + 42 + clamp_bucket(material(m) - material(t), -8, 8));
-        let mut moves = Vec::new();
-        self.raw_moves(&mut moves);
-        out.push(l.mobility + log_bucket(moves.len() as u32, 4, 10));
-        let mut other = self.clone();
-        other.to_move = me.other();
-        other.raw_moves(&mut moves);
-        out.push(l.mobility + 10 + log_bucket(moves.len() as u32, 4, 10));
+        let (mine, theirs) = self.mobility();
+        out.push(l.mobility + log_bucket(mine as u32, 4, 10));
+        out.push(l.mobility + 10 + log_bucket(theirs as u32, 4, 10));
         let rings = ring_table().classes();
         for (side, s) in [(0u32, m), (1, t)] {
             for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
@@ -1516,6 +1662,30 @@ mod tests {
         let later = position("8/8/8/8/8/3b4/b1wb4/1w6 w 9 8 0", Variant::Standard);
         assert_eq!(later.kept_atoms(0), 2);
         assert_eq!(later.kept_atoms(1), 3);
+    }
+
+    #[test]
+    fn a_move_that_leaves_an_enemy_atom_alone_is_tactical() {
+        // White c3 f5, black b3 d2 e4. c3d3 keeps c3's two neighbours (d2,
+        // e4) but leaves b3, whose only enemy was c3, alone: it is taken.
+        // c3c2 stays beside b3 and d2; f5's moves stay beside e4.
+        let g = position("8/8/8/5w2/4b3/1bw5/3b4/8 w 0 0 0", Variant::Standard);
+        assert_eq!(legal_texts(&g), vec!["c3c2", "c3d3", "f5e5", "f5f4"]);
+        let tactical: Vec<String> = ["c3c2", "c3d3", "f5e5", "f5f4"]
+            .into_iter()
+            .filter(|m| g.is_tactical(g.parse_move(m).unwrap()))
+            .map(String::from)
+            .collect();
+        assert_eq!(tactical, vec!["c3d3"]);
+        let mut taken = g.clone();
+        play(&mut taken, "c3d3");
+        assert_eq!(taken.piece_count, [2, 2]);
+        // Drops take nothing before the last one.
+        let drops = position("8/8/8/8/8/3b4/2wb4/1w6 w 9 9 0", Variant::Standard);
+        let mut moves = Vec::new();
+        drops.legal_moves(&mut moves);
+        assert!(!moves.is_empty());
+        assert!(moves.iter().all(|&m| !drops.is_tactical(m)));
     }
 
     #[test]

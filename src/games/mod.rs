@@ -181,6 +181,14 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
 
     fn evaluate(&self) -> i32;
 
+    /// Whether `mv` (legal here) takes material, e.g. removes an enemy
+    /// atom in Atoms. Alpha-beta goes on searching such moves past its
+    /// horizon, so that it does not score a position halfway through an
+    /// exchange. None by default.
+    fn is_tactical(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// A rough number of moves the side to move still has to play (time
     /// management divides the clock by it).
     fn moves_left_estimate(&self) -> u32 {

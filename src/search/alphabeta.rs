@@ -1,6 +1,7 @@
 //! Alpha-beta: negamax with principal variation search, iterative deepening,
-//! a transposition table, killer moves and a history table; Lazy SMP with
-//! the `Threads` option (every thread searches the root, sharing the table).
+//! a transposition table, killer moves and a history table, a quiescence
+//! search of the game's tactical moves at the horizon; Lazy SMP with the
+//! `Threads` option (every thread searches the root, sharing the table).
 //! Turns need not alternate: a child whose side to move is unchanged is
 //! searched with the window as is, not negated.
 //!
@@ -532,8 +533,9 @@ impl<G: Game> Worker<G> {
             return terminal_score(outcome, state, ply, self.draw);
         }
         if depth <= 0 || ply >= MAX_PLY {
+            let score = self.quiesce(shared, state, ply, alpha, beta, &moves);
             self.buffers[ply] = moves;
-            return self.leaf_score(state);
+            return score;
         }
 
         let key = state.hash();
@@ -643,6 +645,73 @@ impl<G: Game> Worker<G> {
             },
         );
         best_score
+    }
+
+    /// A horizon node's value: the evaluation, or better for the side to
+    /// move if one of its tactical `moves` gains more (searched the same
+    /// way, to the end of the exchange). Each side may stand on the
+    /// evaluation instead of taking, so only the gains count.
+    fn quiesce(
+        &mut self,
+        shared: &Shared,
+        state: &mut G,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        moves: &[G::Move],
+    ) -> i32 {
+        let mut best = self.leaf_score(state);
+        if best >= beta || ply >= MAX_PLY {
+            return best;
+        }
+        alpha = alpha.max(best);
+        let mover = state.side_to_move();
+        for &mv in moves {
+            if !state.is_tactical(mv) {
+                continue;
+            }
+            let undo = state.make(mv);
+            let score = if state.side_to_move() == mover {
+                self.quiesce_node(shared, state, ply + 1, alpha, beta)
+            } else {
+                -self.quiesce_node(shared, state, ply + 1, -beta, -alpha)
+            };
+            state.unmake(mv, undo);
+            if self.aborted {
+                return best.max(alpha);
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// A position reached by a tactical move past the horizon.
+    fn quiesce_node(
+        &mut self,
+        shared: &Shared,
+        state: &mut G,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if !self.count_node(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        state.search_moves(&mut moves);
+        let score = if moves.is_empty() {
+            let outcome = state.outcome().expect("no legal moves means game over");
+            terminal_score(outcome, state, ply, self.draw)
+        } else {
+            self.quiesce(shared, state, ply, alpha, beta, &moves)
+        };
+        self.buffers[ply] = moves;
+        score
     }
 
     fn order_moves(&self, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {

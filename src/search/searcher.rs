@@ -152,7 +152,7 @@ macro_rules! searchers {
 
 searchers! {
     "mcts" => mcts::Mcts: "Monte Carlo tree search: UCT (or PUCT with learned priors), solver, tree reuse, threads";
-    "alphabeta" => alphabeta::AlphaBeta: "negamax alpha-beta with iterative deepening, transposition table, Lazy SMP threads";
+    "alphabeta" => alphabeta::AlphaBeta: "negamax alpha-beta with iterative deepening, transposition table, captures past the horizon, Lazy SMP threads";
     "uct-plain" => uct_plain::UctPlain: "the fixed baseline: UCB1 (c = sqrt 2), uniform random playouts, robust child, one thread";
     "random" => random::RandomMover: "a uniformly random legal move";
 }
