@@ -4,7 +4,9 @@
 Replays the first 22 moves (the drops of the default 11 atoms each) of
 every game in a `quintet match --record` file, applies the removal after
 the last drop (an atom with no enemy among its 8 neighbours goes), and
-prints the mean lead of ENGINE after it, with W-D-L per lead.
+prints the mean lead of ENGINE after it, with W-D-L per lead and how
+many of those games ended with a smaller lead (the final position's
+atoms) than the drops left.
 
     python3 bench/atoms_drop_leads.py RECORDS ENGINE
 """
@@ -28,7 +30,11 @@ for line in open(path):
     me=0 if f['p1']==me_name else 1
     d=(w-b) if me==0 else (b-w)
     r=f['result']; res='D' if r=='draw' else ('W' if (r=='p1win')==(me==0) else 'L')
+    final=f['final'].strip('"').split()[0]
+    fd=final.count('w')-final.count('b')
+    if me==1: fd=-fd
     k=max(-2,min(2,d)); c[(k,res)]+=1; n+=1; tot+=d
+    if fd<d: c[(k,'less')]+=1
 print(path, 'games',n,'mean lead after the drops %.2f'%(tot/n))
 for k in range(-2,3):
-    print(' lead',k, ' '.join('%s %d'%(r,c[(k,r)]) for r in 'WDL'))
+    print(' lead',k, ' '.join('%s %d'%(r,c[(k,r)]) for r in 'WDL'), ' ended with less', c[(k,'less')])

@@ -558,7 +558,7 @@ impl<G: Game> Worker<G> {
                 }
             }
         }
-        self.order_moves(&mut moves, tt_move, ply);
+        self.order_moves(state, &mut moves, tt_move, ply);
         if ply == 0 && !self.excluded.is_empty() {
             // MultiPV: the moves already reported are left out.
             moves.retain(|mv| !self.excluded.contains(mv));
@@ -714,15 +714,19 @@ impl<G: Game> Worker<G> {
         score
     }
 
-    fn order_moves(&self, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {
+    /// The table's move first, then the tactical ones (taking material is
+    /// the likeliest refutation), the killers, and the rest by history.
+    fn order_moves(&self, state: &G, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {
         let killers = self.killers[ply];
         let rank = |mv: &G::Move| -> i32 {
             if Some(*mv) == tt_move {
                 i32::MIN
-            } else if Some(*mv) == killers[0] {
+            } else if state.is_tactical(*mv) {
                 i32::MIN + 1
-            } else if Some(*mv) == killers[1] {
+            } else if Some(*mv) == killers[0] {
                 i32::MIN + 2
+            } else if Some(*mv) == killers[1] {
+                i32::MIN + 3
             } else {
                 -self.history.get(&mv.pack()).copied().unwrap_or(0)
             }
