@@ -544,21 +544,7 @@ impl Atoms {
             if self.hand[seat.index()] == 0 {
                 return true;
             }
-            let wanted = if self.piece_count[0] + self.piece_count[1] > 0 {
-                LONE
-            } else {
-                0
-            };
-            for rank in 0..self.n {
-                let first = self.cell_of(0, rank);
-                let row = &self.cells[first..first + self.n];
-                for (cell, &word) in (first..).zip(row) {
-                    if (word >> CODE_SHIFT) as u8 == wanted && !visit(cell as u16) {
-                        return false;
-                    }
-                }
-            }
-            return true;
+            return self.drop_cells().all(|cell| visit(cell as u16));
         }
         let s = seat.index();
         let slides = self.variant.slides();
@@ -632,7 +618,7 @@ impl Atoms {
         let (me, them) = (self.to_move, self.to_move.other());
         if self.in_drop_phase() {
             // Both sides have the same drop cells: count them once.
-            let cells = self.drop_cell_count();
+            let cells = self.drop_cells().count() as i32;
             let with_hand = |seat: Seat| {
                 if self.hand[seat.index()] > 0 {
                     cells
@@ -645,37 +631,35 @@ impl Atoms {
         (self.raw_move_count(me), self.raw_move_count(them))
     }
 
-    /// The empty cells a drop may go on: those beside exactly one atom, or
-    /// every cell of an empty board.
-    fn drop_cell_count(&self) -> i32 {
-        if self.piece_count[0] + self.piece_count[1] == 0 {
-            return (self.n * self.n) as i32;
-        }
-        (0..self.n)
-            .map(|rank| {
-                let first = self.cell_of(0, rank);
-                let row = &self.cells[first..first + self.n];
-                row.iter()
-                    .filter(|&&word| (word >> CODE_SHIFT) as u8 == LONE)
-                    .count() as i32
-            })
-            .sum()
+    /// The empty cells a drop may go on, by rank then file: those beside
+    /// exactly one atom, or every cell of an empty board.
+    #[inline]
+    fn drop_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        let wanted = if self.piece_count[0] + self.piece_count[1] > 0 {
+            LONE
+        } else {
+            0
+        };
+        (0..self.n).flat_map(move |rank| {
+            let first = self.cell_of(0, rank);
+            (first..)
+                .zip(&self.cells[first..first + self.n])
+                .filter(move |&(_, &word)| (word >> CODE_SHIFT) as u8 == wanted)
+                .map(|(cell, _)| cell)
+        })
     }
 
-    /// `raw_moves`'s count for `seat` in the movement phase, whether or
-    /// not it is to move.
+    /// `raw_moves`'s count for `seat`, whether or not it is to move.
     fn raw_move_count(&self, seat: Seat) -> i32 {
-        let s = seat.index();
-        if self.variant.slides() {
-            let mut count = 0;
+        let mut count = 0;
+        if self.variant.slides() || self.in_drop_phase() {
             self.each_raw_move_of(seat, |_| {
                 count += 1;
                 true
             });
-            return count;
+        } else {
+            self.each_step_move(seat.index(), |_, _| count += 1);
         }
-        let mut count = 0;
-        self.each_step_move(s, |_, _| count += 1);
         count
     }
 
