@@ -172,6 +172,19 @@ pub struct Atoms {
     stones: usize,
     /// One word per padded cell (see `own_delta`, `neighbour_delta`).
     cells: [u32; PADDED],
+    to_move: Seat,
+    /// `recent[i]` is the hash after i quiet moves; entries from
+    /// `state.recent_start` to `state.quiet` are known (a position text
+    /// knows only its own).
+    recent: [u64; QUIET_LIMIT + 1],
+    state: PlayState,
+    keys: &'static AtomKeys,
+}
+
+/// The fields a move changes but the cell words and the history: `make`
+/// saves them whole, and `unmake` copies them back.
+#[derive(Clone, Debug, PartialEq)]
+struct PlayState {
     /// Per seat, its atoms' cells (in the first `piece_count` entries; 32
     /// so that a 5-bit index needs no bounds check), and each cell's slot
     /// in its list.
@@ -179,12 +192,9 @@ pub struct Atoms {
     piece_count: [u8; 2],
     slot: [u8; PADDED],
     hand: [u8; 2],
-    to_move: Seat,
     /// Movement-phase moves since the last removal (or since the drops).
     quiet: usize,
-    /// `recent[i]` is the hash after i quiet moves; entries from
-    /// `recent_start` to `quiet` are known (a position text knows only its own).
-    recent: [u64; QUIET_LIMIT + 1],
+    /// The first known entry of `Atoms::recent`.
     recent_start: usize,
     /// A draw rule (repetition or the quiet limit) applies here.
     drawn: bool,
@@ -195,28 +205,18 @@ pub struct Atoms {
     /// removal step), so a move's removal step need only look at the atoms
     /// the move can unsettle.
     settled: bool,
-    keys: &'static AtomKeys,
     hash: u64,
 }
 
-/// What `unmake` needs to take a move back: every field a move changes but
-/// the cell words, which follow from the board and the old lists, and the
-/// history, of which a move writes one entry (`recent[0]` after a drop or
-/// a removal, else the next).
+/// What `unmake` needs to take a move back: the play state, and the one
+/// history entry a move writes (`recent[0]` after a drop or a removal,
+/// else the next); the cell words follow from the board and the old
+/// lists.
 #[derive(Clone, Debug)]
 pub struct AtomsUndo {
-    pieces: [[u8; PIECE_SLOTS]; 2],
-    piece_count: [u8; 2],
-    slot: [u8; PADDED],
-    hand: [u8; 2],
-    quiet: usize,
-    recent_start: usize,
+    state: PlayState,
     recent_first: u64,
     recent_next: u64,
-    recent_bits: RecentFilter,
-    drawn: bool,
-    settled: bool,
-    hash: u64,
 }
 
 fn hand_key(seat: Seat, count: u8) -> u64 {
@@ -282,21 +282,23 @@ impl Atoms {
             variant,
             stones,
             cells,
-            pieces: [[0; PIECE_SLOTS]; 2],
-            piece_count: [0; 2],
-            slot: [0; PADDED],
-            hand: [stones as u8; 2],
             to_move: Seat::P1,
-            quiet: 0,
             recent: [0; QUIET_LIMIT + 1],
-            recent_start: 0,
-            drawn: false,
-            recent_bits: RecentFilter::default(),
-            settled: true,
+            state: PlayState {
+                pieces: [[0; PIECE_SLOTS]; 2],
+                piece_count: [0; 2],
+                slot: [0; PADDED],
+                hand: [stones as u8; 2],
+                quiet: 0,
+                recent_start: 0,
+                drawn: false,
+                recent_bits: RecentFilter::default(),
+                settled: true,
+                hash: 0,
+            },
             keys: atom_keys(n),
-            hash: 0,
         };
-        game.hash = game.hash_from_scratch();
+        game.state.hash = game.hash_from_scratch();
         game.restart_history(0);
         game
     }
@@ -304,13 +306,13 @@ impl Atoms {
     /// The history known from here on is this position only, after `quiet`
     /// quiet moves; `settled` is worked out afresh.
     fn restart_history(&mut self, quiet: usize) {
-        self.quiet = quiet;
-        self.recent_start = quiet;
-        self.recent[quiet] = self.hash;
-        self.recent_bits = RecentFilter::of(self.hash);
-        self.drawn = quiet >= QUIET_LIMIT;
+        self.state.quiet = quiet;
+        self.state.recent_start = quiet;
+        self.recent[quiet] = self.state.hash;
+        self.state.recent_bits = RecentFilter::of(self.state.hash);
+        self.state.drawn = quiet >= QUIET_LIMIT;
         // Settled: every atom of both sides touches an enemy atom.
-        self.settled = (0..2).all(|s| self.kept_atoms(s) == self.piece_count[s] as i32);
+        self.state.settled = (0..2).all(|s| self.kept_atoms(s) == self.state.piece_count[s] as i32);
     }
 
     /// The words of `cell` and its 8 neighbours (an on-board cell's
@@ -350,14 +352,14 @@ impl Atoms {
     }
 
     fn in_drop_phase(&self) -> bool {
-        self.hand[0] > 0 || self.hand[1] > 0
+        self.state.hand[0] > 0 || self.state.hand[1] > 0
     }
 
     /// Atoms of side `s` that already touch an enemy atom. Nothing is
     /// removed during the drop phase, so these survive the removal after
     /// the last drop whatever is dropped until then.
     fn kept_atoms(&self, s: usize) -> i32 {
-        self.pieces[s][..self.piece_count[s] as usize]
+        self.state.pieces[s][..self.state.piece_count[s] as usize]
             .iter()
             .filter(|&&cell| self.near(1 - s, cell as usize) > 0)
             .count() as i32
@@ -390,11 +392,11 @@ impl Atoms {
     fn add_atom(&mut self, seat: Seat, cell: usize) {
         let s = seat.index();
         self.add_words(seat, cell);
-        let count = self.piece_count[s] as usize;
-        self.pieces[s][count] = cell as u8;
-        self.slot[cell] = count as u8;
-        self.piece_count[s] += 1;
-        self.hash ^= self.keys.atoms[s][cell];
+        let count = self.state.piece_count[s] as usize;
+        self.state.pieces[s][count] = cell as u8;
+        self.state.slot[cell] = count as u8;
+        self.state.piece_count[s] += 1;
+        self.state.hash ^= self.keys.atoms[s][cell];
     }
 
     #[inline]
@@ -406,13 +408,13 @@ impl Atoms {
         };
         let s = seat.index();
         self.remove_words(seat, cell);
-        let last = self.piece_count[s] as usize - 1;
-        let moved = self.pieces[s][last];
-        let slot = self.slot[cell];
-        self.pieces[s][slot as usize] = moved;
-        self.slot[moved as usize] = slot;
-        self.piece_count[s] -= 1;
-        self.hash ^= self.keys.atoms[s][cell];
+        let last = self.state.piece_count[s] as usize - 1;
+        let moved = self.state.pieces[s][last];
+        let slot = self.state.slot[cell];
+        self.state.pieces[s][slot as usize] = moved;
+        self.state.slot[moved as usize] = slot;
+        self.state.piece_count[s] -= 1;
+        self.state.hash ^= self.keys.atoms[s][cell];
     }
 
     /// `remove_atom(from)` then `add_atom(seat, to)` for an atom of `seat`,
@@ -423,15 +425,15 @@ impl Atoms {
         let s = seat.index();
         self.remove_words(seat, from);
         self.add_words(seat, to);
-        let last = self.piece_count[s] as usize - 1;
-        let list = &mut self.pieces[s];
-        let freed = self.slot[from] as usize;
+        let last = self.state.piece_count[s] as usize - 1;
+        let list = &mut self.state.pieces[s];
+        let freed = self.state.slot[from] as usize;
         let moved = list[last];
         list[freed] = moved;
-        self.slot[moved as usize] = freed as u8;
+        self.state.slot[moved as usize] = freed as u8;
         list[last] = to as u8;
-        self.slot[to] = last as u8;
-        self.hash ^= self.keys.atoms[s][from] ^ self.keys.atoms[s][to];
+        self.state.slot[to] = last as u8;
+        self.state.hash ^= self.keys.atoms[s][from] ^ self.keys.atoms[s][to];
     }
 
     /// Removes, all at once, every atom with no enemy among its neighbours.
@@ -442,7 +444,7 @@ impl Atoms {
         for seat in [Seat::P1, Seat::P2] {
             let s = seat.index();
             let enemy = seat.other().index();
-            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
+            for &cell in &self.state.pieces[s][..self.state.piece_count[s] as usize] {
                 if self.near(enemy, cell as usize) == 0 {
                     unstable[count] = cell;
                     count += 1;
@@ -453,7 +455,7 @@ impl Atoms {
             self.remove_atom(cell as usize);
         }
         // No remaining atom lost an enemy: a removed atom had none around.
-        self.settled = true;
+        self.state.settled = true;
         count > 0
     }
 
@@ -464,7 +466,7 @@ impl Atoms {
     /// piece lists, and with them the playouts' random choices, stay the same.
     #[inline]
     fn removal_after_move(&mut self, seat: Seat, from: usize, to: usize) -> bool {
-        if !self.settled {
+        if !self.state.settled {
             return self.removal_step();
         }
         let (s, enemy) = (seat.index(), seat.other().index());
@@ -484,13 +486,13 @@ impl Atoms {
         let mut unstable = [(0u8, 0u8); 9];
         let mut count = 0;
         if mover_alone {
-            unstable[0] = (((s as u8) << 5) | self.slot[to], to as u8);
+            unstable[0] = (((s as u8) << 5) | self.state.slot[to], to as u8);
             count = 1;
         }
         for d in STEPS {
             let cell = step(from, d);
             if self.cells[cell] & mask == lonely_enemy {
-                unstable[count] = (((enemy as u8) << 5) | self.slot[cell], cell as u8);
+                unstable[count] = (((enemy as u8) << 5) | self.state.slot[cell], cell as u8);
                 count += 1;
             }
         }
@@ -505,27 +507,27 @@ impl Atoms {
     fn set_hand(&mut self, seat: Seat, count: u8) {
         let s = seat.index();
         let keys = &self.keys.hands[s];
-        self.hash ^= keys[self.hand[s] as usize] ^ keys[count as usize];
-        self.hand[s] = count;
+        self.state.hash ^= keys[self.state.hand[s] as usize] ^ keys[count as usize];
+        self.state.hand[s] = count;
     }
 
     fn switch_side(&mut self) {
         self.to_move = self.to_move.other();
-        self.hash ^= side_key();
+        self.state.hash ^= side_key();
     }
 
     /// How often the current position occurred since the last removal.
     fn occurrences(&self) -> usize {
         // The hash includes the side to move, so only every other entry
         // (counting back from the current one) can match.
-        if !self.recent_bits.may_contain(self.hash) {
+        if !self.state.recent_bits.may_contain(self.state.hash) {
             return 1;
         }
-        self.recent[self.recent_start..=self.quiet]
+        self.recent[self.state.recent_start..=self.state.quiet]
             .iter()
             .rev()
             .step_by(2)
-            .filter(|&&h| h == self.hash)
+            .filter(|&&h| h == self.state.hash)
             .count()
     }
 
@@ -541,7 +543,7 @@ impl Atoms {
     #[inline]
     fn each_raw_move_of(&self, seat: Seat, mut visit: impl FnMut(AtomsMove) -> bool) -> bool {
         if self.in_drop_phase() {
-            if self.hand[seat.index()] == 0 {
+            if self.state.hand[seat.index()] == 0 {
                 return true;
             }
             return self.drop_cells().all(|cell| visit(cell as u16));
@@ -549,7 +551,7 @@ impl Atoms {
         let s = seat.index();
         let slides = self.variant.slides();
         let suicide = self.variant.suicide();
-        for &from in &self.pieces[s][..self.piece_count[s] as usize] {
+        for &from in &self.state.pieces[s][..self.state.piece_count[s] as usize] {
             let from = from as usize;
             let valence = self.valence(from);
             for d in STEPS {
@@ -582,7 +584,7 @@ impl Atoms {
             // One-step moves (a playout's fallback): the same moves in the
             // same order as `each_raw_move`, by the comparison of codes of
             // `sample_step`.
-            moves.reserve(8 * self.piece_count[s] as usize);
+            moves.reserve(8 * self.state.piece_count[s] as usize);
             self.each_step_move(s, |from, to| moves.push(((from as u16) << 8) | to as u16));
             return;
         }
@@ -599,7 +601,7 @@ impl Atoms {
     #[inline(always)]
     fn each_step_move(&self, s: usize, mut visit: impl FnMut(u8, u8)) {
         let suicide = self.variant.suicide();
-        for &from in &self.pieces[s][..self.piece_count[s] as usize] {
+        for &from in &self.state.pieces[s][..self.state.piece_count[s] as usize] {
             let wanted = self.code(from as usize).wrapping_sub(OCCUPIED - 1);
             for d in STEPS {
                 let to = from.wrapping_add_signed(d as i8);
@@ -620,7 +622,7 @@ impl Atoms {
             // Both sides have the same drop cells: count them once.
             let cells = self.drop_cells().count() as i32;
             let with_hand = |seat: Seat| {
-                if self.hand[seat.index()] > 0 {
+                if self.state.hand[seat.index()] > 0 {
                     cells
                 } else {
                     0
@@ -635,7 +637,7 @@ impl Atoms {
     /// exactly one atom, or every cell of an empty board.
     #[inline]
     fn drop_cells(&self) -> impl Iterator<Item = usize> + '_ {
-        let wanted = if self.piece_count[0] + self.piece_count[1] > 0 {
+        let wanted = if self.state.piece_count[0] + self.state.piece_count[1] > 0 {
             LONE
         } else {
             0
@@ -679,7 +681,8 @@ impl Atoms {
         let seat = self.to_move;
         let s = seat.index();
         if self.in_drop_phase() {
-            if self.hand[s] == 0 || self.piece_count[0] + self.piece_count[1] == 0 {
+            if self.state.hand[s] == 0 || self.state.piece_count[0] + self.state.piece_count[1] == 0
+            {
                 return None;
             }
             for _ in 0..TRIES {
@@ -691,12 +694,12 @@ impl Atoms {
             }
             return None;
         }
-        let count = self.piece_count[s] as usize;
+        let count = self.state.piece_count[s] as usize;
         if count == 0 {
             return None;
         }
         let suicide = self.variant.suicide();
-        let pieces = &self.pieces[s];
+        let pieces = &self.state.pieces[s];
         if !self.variant.slides() {
             return if suicide {
                 self.sample_step::<true>(rng, count)
@@ -743,7 +746,7 @@ impl Atoms {
         count: usize,
     ) -> Option<AtomsMove> {
         const TRIES: usize = 24;
-        let pieces = &self.pieces[self.to_move.index()];
+        let pieces = &self.state.pieces[self.to_move.index()];
         for _ in 0..TRIES {
             let mut dice = Dice(rng.next_u64());
             // Cells are bytes and the tables have 256 entries: no bounds checks.
@@ -801,7 +804,7 @@ impl Game for Atoms {
     }
 
     fn legal_moves(&self, moves: &mut Vec<AtomsMove>) {
-        if self.drawn {
+        if self.state.drawn {
             moves.clear();
         } else {
             self.raw_moves(moves);
@@ -809,7 +812,7 @@ impl Game for Atoms {
     }
 
     fn random_move(&self, rng: &mut GameRng, scratch: &mut Vec<AtomsMove>) -> Option<AtomsMove> {
-        if self.drawn {
+        if self.state.drawn {
             return None;
         }
         if let Some(mv) = self.sample_move(rng) {
@@ -821,18 +824,9 @@ impl Game for Atoms {
 
     fn make(&mut self, mv: AtomsMove) -> AtomsUndo {
         let undo = AtomsUndo {
-            pieces: self.pieces,
-            piece_count: self.piece_count,
-            slot: self.slot,
-            hand: self.hand,
-            quiet: self.quiet,
-            recent_start: self.recent_start,
+            state: self.state.clone(),
             recent_first: self.recent[0],
-            recent_next: self.recent[(self.quiet + 1).min(QUIET_LIMIT)],
-            recent_bits: self.recent_bits,
-            drawn: self.drawn,
-            settled: self.settled,
-            hash: self.hash,
+            recent_next: self.recent[(self.state.quiet + 1).min(QUIET_LIMIT)],
         };
         self.play(mv);
         undo
@@ -851,25 +845,16 @@ impl Game for Atoms {
         }
         for seat in [Seat::P1, Seat::P2] {
             let s = seat.index();
-            for &cell in &undo.pieces[s][..undo.piece_count[s] as usize] {
+            for &cell in &undo.state.pieces[s][..undo.state.piece_count[s] as usize] {
                 if self.content(cell as usize) != stone(seat) {
                     self.add_words(seat, cell as usize);
                 }
             }
         }
-        self.pieces = undo.pieces;
-        self.piece_count = undo.piece_count;
-        self.slot = undo.slot;
-        self.hand = undo.hand;
         self.to_move = mover;
-        self.recent[(undo.quiet + 1).min(QUIET_LIMIT)] = undo.recent_next;
+        self.recent[(undo.state.quiet + 1).min(QUIET_LIMIT)] = undo.recent_next;
         self.recent[0] = undo.recent_first;
-        self.quiet = undo.quiet;
-        self.recent_start = undo.recent_start;
-        self.recent_bits = undo.recent_bits;
-        self.drawn = undo.drawn;
-        self.settled = undo.settled;
-        self.hash = undo.hash;
+        self.state = undo.state;
     }
 
     #[inline]
@@ -877,42 +862,42 @@ impl Game for Atoms {
         let seat = self.to_move;
         let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
         if from == 0 {
-            let left = self.hand[seat.index()] - 1;
+            let left = self.state.hand[seat.index()] - 1;
             self.set_hand(seat, left);
             self.add_atom(seat, to);
             if self.in_drop_phase() {
                 // Drops remove nothing: a dropped atom may stand alone.
-                self.settled = false;
+                self.state.settled = false;
             } else {
                 self.removal_step();
             }
             self.switch_side();
-            self.quiet = 0;
-            self.recent_start = 0;
-            self.recent[0] = self.hash;
-            self.recent_bits = RecentFilter::of(self.hash);
+            self.state.quiet = 0;
+            self.state.recent_start = 0;
+            self.recent[0] = self.state.hash;
+            self.state.recent_bits = RecentFilter::of(self.state.hash);
             return;
         }
         self.move_atom(seat, from, to);
         let removed = self.removal_after_move(seat, from, to);
         self.switch_side();
         if removed {
-            self.quiet = 0;
-            self.recent_start = 0;
-            self.recent_bits = RecentFilter::default();
+            self.state.quiet = 0;
+            self.state.recent_start = 0;
+            self.state.recent_bits = RecentFilter::default();
         } else {
-            self.quiet += 1;
+            self.state.quiet += 1;
         }
-        self.recent[self.quiet] = self.hash;
-        self.drawn = self.quiet >= QUIET_LIMIT || self.occurrences() >= 3;
-        self.recent_bits.insert(self.hash);
+        self.recent[self.state.quiet] = self.state.hash;
+        self.state.drawn = self.state.quiet >= QUIET_LIMIT || self.occurrences() >= 3;
+        self.state.recent_bits.insert(self.state.hash);
     }
 
     fn outcome(&self) -> Option<Outcome> {
         if !self.has_raw_move() {
             // A stalemate loss stands even where a draw rule applies too.
             Some(Outcome::Win(self.to_move.other()))
-        } else if self.drawn {
+        } else if self.state.drawn {
             Some(Outcome::Draw)
         } else {
             None
@@ -920,7 +905,7 @@ impl Game for Atoms {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.state.hash
     }
 
     fn hash_from_scratch(&self) -> u64 {
@@ -936,7 +921,7 @@ impl Game for Atoms {
                 hash ^= self.keys.atoms[seat.index()][cell];
             }
         }
-        hash ^= hand_key(Seat::P1, self.hand[0]) ^ hand_key(Seat::P2, self.hand[1]);
+        hash ^= hand_key(Seat::P1, self.state.hand[0]) ^ hand_key(Seat::P2, self.state.hand[1]);
         if self.to_move == Seat::P2 {
             hash ^= side_key();
         }
@@ -982,9 +967,9 @@ impl Game for Atoms {
             "{} {} {} {} {}",
             encode_rows(&rows),
             side,
-            self.hand[0],
-            self.hand[1],
-            self.quiet
+            self.state.hand[0],
+            self.state.hand[1],
+            self.state.quiet
         )
     }
 
@@ -1021,13 +1006,14 @@ impl Game for Atoms {
                     Some('b') => Seat::P2,
                     Some(c) => return Err(format!("unknown atoms piece '{c}' (w or b)")),
                 };
-                if game.piece_count[seat.index()] as usize + hands[seat.index()] > MAX_STONES {
+                if game.state.piece_count[seat.index()] as usize + hands[seat.index()] > MAX_STONES
+                {
                     return Err(format!("more than {MAX_STONES} atoms of one colour"));
                 }
                 game.add_atom(seat, game.cell_of(file, n - 1 - i));
             }
         }
-        game.hand = [hands[0] as u8, hands[1] as u8];
+        game.state.hand = [hands[0] as u8, hands[1] as u8];
         game.to_move = match side.to_ascii_lowercase().as_str() {
             "w" => Seat::P1,
             "b" => Seat::P2,
@@ -1036,7 +1022,7 @@ impl Game for Atoms {
         if game.in_drop_phase() && quiet != 0 {
             return Err("the drop phase has no moves without removal".into());
         }
-        game.hash = game.hash_from_scratch();
+        game.state.hash = game.hash_from_scratch();
         game.restart_history(quiet);
         Ok(game)
     }
@@ -1047,14 +1033,14 @@ impl Game for Atoms {
         });
         out.push_str(&format!(
             "in hand: white {} black {}; moves without removal: {}\n",
-            self.hand[0], self.hand[1], self.quiet
+            self.state.hand[0], self.state.hand[1], self.state.quiet
         ));
         out
     }
 
     /// The drops left, plus a typical movement phase.
     fn moves_left_estimate(&self) -> u32 {
-        self.hand[self.to_move.index()] as u32 + 20
+        self.state.hand[self.to_move.index()] as u32 + 20
     }
 
     /// King-wise adjacency, slides and the valence rule look the same from
@@ -1067,14 +1053,14 @@ impl Game for Atoms {
         let mut image = Atoms::new(self.n, self.stones, self.variant);
         for seat in [Seat::P1, Seat::P2] {
             let s = seat.index();
-            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
+            for &cell in &self.state.pieces[s][..self.state.piece_count[s] as usize] {
                 image.add_atom(seat, self.map_cell(cell as usize, sym));
             }
         }
-        image.hand = self.hand;
+        image.state.hand = self.state.hand;
         image.to_move = self.to_move;
-        image.hash = image.hash_from_scratch();
-        image.restart_history(self.quiet);
+        image.state.hash = image.hash_from_scratch();
+        image.restart_history(self.state.quiet);
         image
     }
 
@@ -1091,21 +1077,22 @@ impl Game for Atoms {
     /// The hash leaves out the no-removal counter (repetitions ignore it);
     /// the value does not.
     fn state_key(&self) -> u64 {
-        self.hash ^ quiet_key(self.quiet)
+        self.state.hash ^ quiet_key(self.state.quiet)
     }
 
     fn canonical_key(&self) -> u64 {
         let atoms = [Seat::P1, Seat::P2].into_iter().flat_map(|seat| {
             let s = seat.index();
-            self.pieces[s][..self.piece_count[s] as usize]
+            self.state.pieces[s][..self.state.piece_count[s] as usize]
                 .iter()
                 .map(move |&cell| (seat, cell as usize))
         });
-        let mut rest = hand_key(Seat::P1, self.hand[0]) ^ hand_key(Seat::P2, self.hand[1]);
+        let mut rest =
+            hand_key(Seat::P1, self.state.hand[0]) ^ hand_key(Seat::P2, self.state.hand[1]);
         if self.to_move == Seat::P2 {
             rest ^= side_key();
         }
-        rest ^= quiet_key(self.quiet);
+        rest ^= quiet_key(self.state.quiet);
         least_image_key::<_, 8>(
             atoms,
             |(seat, cell), sym| self.keys.atoms[seat.index()][self.map_cell(cell, sym)],
@@ -1119,7 +1106,7 @@ impl Game for Atoms {
     }
 
     fn seen_twice(&self) -> Vec<u64> {
-        let known = &self.recent[self.recent_start..=self.quiet];
+        let known = &self.recent[self.state.recent_start..=self.state.quiet];
         let mut twice: Vec<u64> = known
             .iter()
             .copied()
@@ -1135,7 +1122,7 @@ impl Game for Atoms {
     fn evaluate(&self) -> i32 {
         let me = self.to_move.index();
         let them = 1 - me;
-        let material = |s: usize| self.piece_count[s] as i32 + self.hand[s] as i32;
+        let material = |s: usize| self.state.piece_count[s] as i32 + self.state.hand[s] as i32;
         let (mine, theirs) = self.mobility();
         let drops = if self.in_drop_phase() {
             KEPT_ATOM * (self.kept_atoms(me) - self.kept_atoms(them))
@@ -1151,7 +1138,7 @@ impl Game for Atoms {
     /// board, where every atom touches an enemy: always so after a move.)
     fn is_tactical(&self, mv: AtomsMove) -> bool {
         let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
-        if from == 0 || !self.settled {
+        if from == 0 || !self.state.settled {
             return false;
         }
         let s = self.to_move.index();
@@ -1191,12 +1178,12 @@ impl Game for Atoms {
         if self.in_drop_phase() {
             picture.note(format!(
                 "drops: in hand white {}, black {}",
-                self.hand[0], self.hand[1]
+                self.state.hand[0], self.state.hand[1]
             ));
         } else {
             picture.note(format!(
                 "moves: {} without a removal (a draw at {QUIET_LIMIT})",
-                self.quiet
+                self.state.quiet
             ));
         }
         picture.note("valence: the atoms around an atom; a move keeps it");
@@ -1328,7 +1315,7 @@ impl Atoms {
         let me = self.to_move;
         let (m, t) = (me.index(), me.other().index());
         let drop = self.in_drop_phase() as u32;
-        let material = |s: usize| self.piece_count[s] as i32 + self.hand[s] as i32;
+        let material = |s: usize| self.state.piece_count[s] as i32 + self.state.hand[s] as i32;
         let base = l.material + drop * 59;
         out.push(base + material(m).min(20) as u32);
         out.push(base + 21 + material(t).min(20) as u32);
@@ -1338,7 +1325,7 @@ impl Atoms {
         out.push(l.mobility + 10 + log_bucket(theirs as u32, 4, 10));
         let rings = ring_table().classes();
         for (side, s) in [(0u32, m), (1, t)] {
-            for &cell in &self.pieces[s][..self.piece_count[s] as usize] {
+            for &cell in &self.state.pieces[s][..self.state.piece_count[s] as usize] {
                 let cell = cell as usize;
                 out.push(l.atom_ring + side * rings + self.pattern(cell, me, 0));
                 let friends = (self.near(s, cell) as u32).min(4);
@@ -1347,7 +1334,7 @@ impl Atoms {
             }
         }
         let lead = (material(m) - material(t)).signum() + 1;
-        out.push(l.quiet + (self.quiet as u32 / 10).min(10) * 3 + lead as u32);
+        out.push(l.quiet + (self.state.quiet as u32 / 10).min(10) * 3 + lead as u32);
     }
 
     fn write_move_features(&self, moves: &[AtomsMove], out: &mut FeatureRows) {
@@ -1359,7 +1346,7 @@ impl Atoms {
             let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
             if from == 0 {
                 out.push(l.drop_ring + self.pattern(to, me, 0));
-                out.push(l.drop_hand + self.hand[m] as u32);
+                out.push(l.drop_hand + self.state.hand[m] as u32);
             } else {
                 out.push(l.from_ring + self.pattern(from, me, 0));
                 out.push(l.to_ring + self.pattern(to, me, from));
@@ -1368,9 +1355,9 @@ impl Atoms {
             after.play(mv);
             // Drops and moves keep material: only removals lose it.
             let lost = |s: usize| {
-                (self.piece_count[s] as i32 + self.hand[s] as i32
-                    - after.piece_count[s] as i32
-                    - after.hand[s] as i32)
+                (self.state.piece_count[s] as i32 + self.state.hand[s] as i32
+                    - after.state.piece_count[s] as i32
+                    - after.state.hand[s] as i32)
                     .clamp(0, 3) as u32
             };
             out.push(l.removed + lost(m) * 4 + lost(t));
@@ -1497,15 +1484,15 @@ mod tests {
                     move_plies += 1;
                     move_draws += n;
                     legal_sum += legal.len() as u64;
-                    atoms_sum += g.piece_count[g.to_move.index()] as u64;
+                    atoms_sum += g.state.piece_count[g.to_move.index()] as u64;
                     if n > 24 {
                         fallbacks += 1;
                     }
                     draws_hist[(n as usize).min(29)] += 1;
                 }
-                let pc = g.piece_count[0] + g.piece_count[1];
+                let pc = g.state.piece_count[0] + g.state.piece_count[1];
                 g.play(mv);
-                if !g.in_drop_phase() && g.piece_count[0] + g.piece_count[1] < pc {
+                if !g.in_drop_phase() && g.state.piece_count[0] + g.state.piece_count[1] < pc {
                     removals += 1;
                 }
             }
@@ -1539,7 +1526,7 @@ mod tests {
                 let mut g = Atoms::new(8, 11, variant);
                 while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
                     let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
-                    if from != 0 && g.settled {
+                    if from != 0 && g.state.settled {
                         let seat = g.to_move;
                         let (mut full, mut quick) = (g.clone(), g.clone());
                         full.remove_atom(from);
@@ -1551,12 +1538,12 @@ mod tests {
                         checked += 1;
                     }
                     g.play(mv);
-                    assert_eq!(g.hash, g.hash_from_scratch());
-                    let plain = g.recent[g.recent_start..=g.quiet]
+                    assert_eq!(g.state.hash, g.hash_from_scratch());
+                    let plain = g.recent[g.state.recent_start..=g.state.quiet]
                         .iter()
                         .rev()
                         .step_by(2)
-                        .filter(|&&h| h == g.hash)
+                        .filter(|&&h| h == g.state.hash)
                         .count();
                     assert_eq!(g.occurrences(), plain);
                 }
@@ -1663,7 +1650,7 @@ mod tests {
         assert_eq!(tactical, vec!["c3d3"]);
         let mut taken = g.clone();
         play(&mut taken, "c3d3");
-        assert_eq!(taken.piece_count, [2, 2]);
+        assert_eq!(taken.state.piece_count, [2, 2]);
         // Drops take nothing before the last one.
         let drops = position("8/8/8/8/8/3b4/2wb4/1w6 w 9 9 0", Variant::Standard);
         let mut moves = Vec::new();
