@@ -215,6 +215,36 @@ fn alphabeta_line_never_comes_back_to_a_position_when_ahead() {
     }
 }
 
+/// A table entry holds for the history it was searched under. Here White
+/// searches a position fresh, then the same position again after a
+/// history that holds twice the position after b6a6 a8b8 (so that line is
+/// now a draw). The second search must go as it goes in a new session, not
+/// take the first search's scores for lines that have become draws.
+#[test]
+fn alphabeta_keeps_no_score_across_histories() {
+    let fen = "b7/bw6/1w6/8/8/4w3/4bw2/5w2 w 0 0 0";
+    // Q = the position after b6a6 a8b8; from Q the history comes back to
+    // the first position twice, with Q in it twice.
+    let q = "1b6/bw6/w7/8/8/4w3/4bw2/5w2 w 0 0 0";
+    let back = ["a6b6", "b8a8", "b6a6", "a8b8", "a6b6", "b8a8"];
+    for d in [8, 10] {
+        let mut reused = session("atoms", "", fen);
+        search(&mut reused, "alphabeta", 1, depth(d));
+        reused.set_position(Some(q), &back).unwrap();
+        assert_eq!(reused.hash(), session("atoms", "", fen).hash());
+        let (best, info) = search(&mut reused, "alphabeta", 1, depth(d));
+
+        let mut fresh = session("atoms", "", q);
+        fresh.set_position(Some(q), &back).unwrap();
+        let (fresh_best, fresh_info) = search(&mut fresh, "alphabeta", 1, depth(d));
+        assert_eq!(
+            (best, info.score, info.nodes),
+            (fresh_best, fresh_info.score, fresh_info.nodes),
+            "depth {d}"
+        );
+    }
+}
+
 #[test]
 fn mcts_solver_finds_and_proves_forced_wins() {
     assert_finds_and_proves_forced_wins("mcts", nodes(20_000), Tuning::default());

@@ -1671,4 +1671,26 @@ mod tests {
         assert_eq!(g.outcome(), Some(Outcome::Draw));
         assert!(legal_texts(&g).is_empty());
     }
+
+    /// The same position after histories that hold different positions
+    /// twice: same hash, different salts (search tables keep their values
+    /// apart); a history without a repetition has salt 0.
+    #[test]
+    fn history_salt_tells_apart_histories_of_one_position() {
+        let fresh = position("8/8/8/8/8/8/8/wb6 w 0 0 0", Variant::Standard);
+        assert_eq!(fresh.history_salt(), 0);
+        let mut twice = fresh.clone();
+        for mv in ["a1a2", "b1b2", "a2a1", "b2b1"] {
+            play(&mut twice, mv);
+        }
+        assert_eq!(twice.hash(), fresh.hash());
+        assert_eq!(twice.seen_twice(), vec![fresh.hash()]);
+        assert_ne!(twice.history_salt(), 0);
+        let mut more = twice.clone();
+        for mv in ["a1a2", "b1b2", "a2a1"] {
+            play(&mut more, mv);
+        }
+        assert_eq!(more.seen_twice().len(), 4);
+        assert_ne!(more.history_salt(), twice.history_salt());
+    }
 }

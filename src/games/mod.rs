@@ -280,6 +280,18 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
         Vec::new()
     }
 
+    /// A salt for search tables from the history: the positions it holds
+    /// twice (0 when none). A position's value depends on which lines a
+    /// third occurrence draws, so tables mix this into their keys and
+    /// never carry a value over to another history.
+    fn history_salt(&self) -> u64 {
+        let mut twice = self.seen_twice();
+        twice.sort_unstable();
+        twice
+            .iter()
+            .fold(0u64, |acc, &h| zobrist::mix64(acc ^ h).wrapping_add(1))
+    }
+
     /// The features a learned model reads (`model`), or `None` when the
     /// game describes none (then it has no learned knowledge).
     fn feature_set(&self) -> Option<FeatureSet> {

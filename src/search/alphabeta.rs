@@ -158,7 +158,7 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             worker.repeats = position.can_repeat();
         }
         let tt = self.tt.as_mut().expect("allocated");
-        tt.new_search();
+        tt.new_search(position.history_salt());
         let time = ctx.time_plan(limits, position, settings);
         let shared = Shared {
             tt,

@@ -36,6 +36,9 @@ pub const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 pub struct TranspositionTable {
     buckets: Table<Bucket>,
     age: u8,
+    /// Mixed into every key: the game history's salt of the current
+    /// search (see [`TranspositionTable::new_search`]).
+    salt: u64,
 }
 
 fn pack(entry: &Entry, age: u8) -> u64 {
@@ -69,7 +72,14 @@ impl TranspositionTable {
     /// system refuses that much).
     pub fn new(megabytes: usize) -> (Self, Option<String>) {
         let (buckets, warning) = Table::within(megabytes.max(1) << 20, 1);
-        (TranspositionTable { buckets, age: 0 }, warning)
+        (
+            TranspositionTable {
+                buckets,
+                age: 0,
+                salt: 0,
+            },
+            warning,
+        )
     }
 
     pub fn bytes(&self) -> usize {
@@ -85,9 +95,15 @@ impl TranspositionTable {
         self.age = 0;
     }
 
-    /// Marks entries of earlier searches as older (preferred for replacement).
-    pub fn new_search(&mut self) {
+    /// Marks entries of earlier searches as older (preferred for
+    /// replacement). `history_salt` is the root's
+    /// [`Game::history_salt`](crate::games::Game::history_salt): a score
+    /// holds only for the game history it was searched under (which
+    /// positions a third occurrence draws), so entries of another history
+    /// are not found.
+    pub fn new_search(&mut self, history_salt: u64) {
         self.age = (self.age + 1) & 0x3f;
+        self.salt = history_salt;
     }
 
     #[inline]
@@ -97,6 +113,7 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        let key = key ^ self.salt;
         for slot in &self.bucket(key).0 {
             let data = slot[1].load(Ordering::Relaxed);
             if slot[0].load(Ordering::Relaxed) ^ data == key {
@@ -107,6 +124,7 @@ impl TranspositionTable {
     }
 
     pub fn store(&self, key: u64, entry: Entry) {
+        let key = key ^ self.salt;
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -172,6 +190,27 @@ mod tests {
         let deeper = Entry { depth: 9, ..entry };
         tt.store(42, deeper);
         assert_eq!(tt.probe(42), Some(deeper));
+    }
+
+    #[test]
+    fn entries_of_another_history_are_not_found() {
+        let (mut tt, _) = TranspositionTable::new(1);
+        let entry = Entry {
+            mv: 7,
+            score: 300,
+            depth: 9,
+            bound: Bound::Exact,
+        };
+        tt.new_search(0);
+        tt.store(42, entry);
+        tt.new_search(0x5eed);
+        assert_eq!(
+            tt.probe(42),
+            None,
+            "a history with other repeated positions"
+        );
+        tt.new_search(0);
+        assert_eq!(tt.probe(42), Some(entry), "the first history again");
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! for every [`Game`] by [`GameNode`] and by solvers that know more about
 //! one game (Hadron's sums of regions).
 
-use crate::games::zobrist::mix64;
 use crate::games::{Game, Outcome, Seat};
 
 /// A position the proof search can walk.
@@ -62,24 +61,15 @@ impl<G: Game> GameNode<G> {
         GameNode {
             repeats: game.can_repeat(),
             draws: game.can_draw(),
-            history_salt: history_salt(&game),
+            history_salt: game.history_salt(),
             game,
         }
     }
 
     /// The key [`Node::key`] gives `game`, without building a node.
     pub fn table_key(game: &G) -> u64 {
-        game.canonical_key() ^ history_salt(game)
+        game.canonical_key() ^ game.history_salt()
     }
-}
-
-/// The salt of `game`'s history: the positions it already holds twice.
-fn history_salt<G: Game>(game: &G) -> u64 {
-    let mut twice = game.seen_twice();
-    twice.sort_unstable();
-    twice
-        .iter()
-        .fold(0u64, |acc, &h| mix64(acc ^ h).wrapping_add(1))
 }
 
 impl<G: Game> Node for GameNode<G> {
