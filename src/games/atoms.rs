@@ -116,6 +116,12 @@ impl Variant {
 /// sentinel) marks a drop.
 pub type AtomsMove = u16;
 
+/// A move's origin (0 for a drop) and target, as padded cell indices.
+#[inline]
+fn move_cells(mv: AtomsMove) -> (usize, usize) {
+    ((mv >> 8) as usize, (mv & 0xff) as usize)
+}
+
 /// The Zobrist keys for one board size: atoms by seat and padded cell,
 /// hands by seat and count.
 pub struct AtomKeys {
@@ -834,7 +840,7 @@ impl Game for Atoms {
 
     fn unmake(&mut self, mv: AtomsMove, undo: AtomsUndo) {
         let mover = self.to_move.other();
-        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        let (from, to) = move_cells(mv);
         // The words: the moved or dropped atom back (unless the removal
         // took it), then every atom of the old lists the removal took.
         if self.content(to) == stone(mover) {
@@ -860,7 +866,7 @@ impl Game for Atoms {
     #[inline]
     fn play(&mut self, mv: AtomsMove) {
         let seat = self.to_move;
-        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        let (from, to) = move_cells(mv);
         if from == 0 {
             let left = self.state.hand[seat.index()] - 1;
             self.set_hand(seat, left);
@@ -945,7 +951,7 @@ impl Game for Atoms {
     }
 
     fn format_move(&self, mv: AtomsMove) -> String {
-        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        let (from, to) = move_cells(mv);
         if from == 0 {
             self.cell_text(to)
         } else {
@@ -1065,7 +1071,7 @@ impl Game for Atoms {
     }
 
     fn symmetric_move(&self, mv: AtomsMove, sym: usize) -> AtomsMove {
-        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        let (from, to) = move_cells(mv);
         let to = self.map_cell(to, sym) as u16;
         if from == 0 {
             to
@@ -1137,7 +1143,7 @@ impl Game for Atoms {
     /// moving atom, and not beside its destination. (Judged on a settled
     /// board, where every atom touches an enemy: always so after a move.)
     fn is_tactical(&self, mv: AtomsMove) -> bool {
-        let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+        let (from, to) = move_cells(mv);
         if from == 0 || !self.state.settled {
             return false;
         }
@@ -1343,7 +1349,7 @@ impl Atoms {
         let me = self.to_move;
         let (m, t) = (me.index(), me.other().index());
         for &mv in moves {
-            let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+            let (from, to) = move_cells(mv);
             if from == 0 {
                 out.push(l.drop_ring + self.pattern(to, me, 0));
                 out.push(l.drop_hand + self.state.hand[m] as u32);
@@ -1525,7 +1531,7 @@ mod tests {
             for _ in 0..40 {
                 let mut g = Atoms::new(8, 11, variant);
                 while let Some(mv) = g.random_move(&mut rng, &mut scratch) {
-                    let (from, to) = ((mv >> 8) as usize, (mv & 0xff) as usize);
+                    let (from, to) = move_cells(mv);
                     if from != 0 && g.state.settled {
                         let seat = g.to_move;
                         let (mut full, mut quick) = (g.clone(), g.clone());
