@@ -18,14 +18,11 @@ that move (opening included), for `position startpos moves ...`.
     python3 bench/atoms_draws.py RECORDS ENGINE --positions 2
 """
 import collections
-import re
+import os
 import sys
 
-
-def games(path):
-    for line in open(path):
-        if line.startswith('game='):
-            yield dict(re.findall(r'(\w+)=("[^"]*"|\S+)', line))
+sys.path.insert(0, os.path.dirname(__file__))
+from records import opening_moves, read_record  # noqa: E402
 
 
 def main(args):
@@ -35,10 +32,10 @@ def main(args):
     min_lead = int(args[3]) if len(args) == 4 else None
     by_lead = collections.Counter()
     by_rule = collections.Counter()
-    for g in games(path):
+    for g in read_record(path)[1]:
         if g['result'] != 'draw' or engine not in (g['p1'], g['p2']):
             continue
-        final = g['final'].strip('"').split()
+        final = g['final'].split()
         seat = 0 if g['p1'] == engine else 1
         lead = final[0].count('w') - final[0].count('b')
         lead = lead if seat == 0 else -lead
@@ -47,7 +44,7 @@ def main(args):
         by_rule[(lead, rule)] += 1
         if min_lead is None or rule != 'repetition' or lead < min_lead:
             continue
-        moves = g['opening'].strip('"').split()[1:] + g['moves'].strip('"').split()
+        moves = opening_moves(g) + g['moves'].split()
         last_by = (len(moves) - 1) % 2  # p1 makes the even plies
         k = len(moves) - 1 if last_by == seat else len(moves) - 2
         who = 'self' if last_by == seat else 'opp'

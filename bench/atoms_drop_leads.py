@@ -10,16 +10,20 @@ atoms) than the drops left.
 
     python3 bench/atoms_drop_leads.py RECORDS ENGINE
 """
-import re,sys,collections
+import collections
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from records import opening_moves, read_record  # noqa: E402
+
 def cell(s): return (ord(s[0])-97, int(s[1:])-1)
 if len(sys.argv) != 3:
     sys.exit(__doc__)
 path,me_name=sys.argv[1],sys.argv[2]
 c=collections.Counter(); n=0; tot=0
-for line in open(path):
-    if not line.startswith('game='): continue
-    f=dict(re.findall(r'(\w+)=("[^"]*"|\S+)',line))
-    allm=f['opening'].strip('"').split()[1:]+f['moves'].strip('"').split()
+for f in read_record(path)[1]:
+    allm=opening_moves(f)+f['moves'].split()
     board={}
     for i,m in enumerate(allm[:22]): board[cell(m)]=i%2
     def enemy(c,s):
@@ -30,7 +34,7 @@ for line in open(path):
     me=0 if f['p1']==me_name else 1
     d=(w-b) if me==0 else (b-w)
     r=f['result']; res='D' if r=='draw' else ('W' if (r=='p1win')==(me==0) else 'L')
-    final=f['final'].strip('"').split()[0]
+    final=f['final'].split()[0]
     fd=final.count('w')-final.count('b')
     if me==1: fd=-fd
     k=max(-2,min(2,d)); c[(k,res)]+=1; n+=1; tot+=d

@@ -18,39 +18,13 @@ the solver does not settle at any of the plies are counted as unknown.
 
 import argparse
 import collections
-import re
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
-
-
-def fields(line):
-    return {k: v.strip('"') for k, v in FIELD.findall(line)}
-
-
-def read_record(path):
-    settings, games = None, []
-    try:
-        with open(path) as f:
-            for line in f:
-                if line.startswith("# settings:"):
-                    settings = fields(line)
-                elif line.startswith("game="):
-                    games.append(fields(line))
-    except OSError as e:
-        sys.exit(f"{path}: {e.strerror}")
-    if settings is None:
-        sys.exit(f"{path}: no '# settings:' line (not a quintet match record?)")
-    return settings, games
-
-
-def opening_moves(game):
-    words = game.get("opening", "").split()
-    if words[:1] != ["moves"]:
-        sys.exit(f"game {game.get('game')}: only 'moves ...' openings are supported")
-    return words[1:]
+sys.path.insert(0, os.path.dirname(__file__))
+from records import opening_moves, read_record  # noqa: E402
 
 
 def winner_at(args, settings, moves):
