@@ -554,6 +554,7 @@ impl Context {
         let geo = self.geo;
         let mut best: Option<(RegionKey, bool)> = None;
         let mut frame = [0u8; 64];
+        let labelled = region & labels.iter().fold(0, |all, &mask| all | mask);
         for sym in 0..8 {
             let images = &geo.images[sym];
             let (mut min_f, mut min_r) = (u8::MAX, u8::MAX);
@@ -564,31 +565,44 @@ impl Context {
                 min_f = min_f.min(images[c].0);
                 min_r = min_r.min(images[c].1);
             }
+            let frame_bit = |c: usize| {
+                let (f, r) = images[c];
+                (r - min_r) as usize * 8 + (f - min_f) as usize
+            };
             let mut occupancy = 0u64;
+            let mut cells = labelled;
+            while cells != 0 {
+                occupancy |= 1 << frame_bit(cells.trailing_zeros() as usize);
+                cells &= cells - 1;
+            }
+            // Keys order by occupancy first: a larger one cannot be the
+            // least, so its labels need not be read.
+            if best.is_some_and(|((least, _), _)| occupancy > least) {
+                continue;
+            }
             for (label, &mask) in labels.iter().enumerate() {
                 let mut cells = region & mask;
                 while cells != 0 {
-                    let c = cells.trailing_zeros() as usize;
+                    frame[frame_bit(cells.trailing_zeros() as usize)] = label as u8;
                     cells &= cells - 1;
-                    let (f, r) = images[c];
-                    let bit = (r - min_r) as usize * 8 + (f - min_f) as usize;
-                    occupancy |= 1 << bit;
-                    frame[bit] = label as u8;
                 }
             }
-            for swapped in [false, true] {
-                let mut packed = 0u128;
-                let mut bits = occupancy;
-                let mut shift = 0;
-                while bits != 0 {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let l = frame[bit];
-                    let l = if swapped { (l % 3) * 3 + l / 3 } else { l };
-                    packed |= (l as u128) << shift;
-                    shift += 4;
-                }
-                let candidate = ((occupancy, packed), swapped);
+            // The labels as they are and with the colours swapped (r, b)
+            // -> (b, r), packed in one pass.
+            let (mut packed, mut swapped_packed) = (0u128, 0u128);
+            let mut bits = occupancy;
+            let mut shift = 0;
+            while bits != 0 {
+                let l = frame[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                packed |= (l as u128) << shift;
+                swapped_packed |= (((l % 3) * 3 + l / 3) as u128) << shift;
+                shift += 4;
+            }
+            for candidate in [
+                ((occupancy, packed), false),
+                ((occupancy, swapped_packed), true),
+            ] {
                 if best.is_none_or(|b| candidate.0 < b.0) {
                     best = Some(candidate);
                 }
@@ -1118,4 +1132,81 @@ pub fn prove_if_hadron<G: Game>(
         plies: proof.plies,
         nodes: proof.nodes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The key as defined: the least (occupancy, packed labels) over the
+    /// eight images, each as it is and colour-swapped, every one built.
+    fn least_of_all_images(geo: &Geometry, region: u64, labels: &[u64; 9]) -> (RegionKey, bool) {
+        let mut all = Vec::new();
+        for images in &geo.images {
+            let cells = || (0..64).filter(|&c| region >> c & 1 == 1);
+            let min_f = cells().map(|c| images[c].0).min().unwrap();
+            let min_r = cells().map(|c| images[c].1).min().unwrap();
+            let mut frame = [None; 64];
+            for (label, &mask) in labels.iter().enumerate() {
+                for c in cells().filter(|&c| mask >> c & 1 == 1) {
+                    let (f, r) = images[c];
+                    frame[(r - min_r) as usize * 8 + (f - min_f) as usize] = Some(label as u8);
+                }
+            }
+            let occupancy = (0..64)
+                .filter(|&b| frame[b].is_some())
+                .fold(0u64, |o, b| o | 1 << b);
+            for swapped in [false, true] {
+                let packed = frame
+                    .iter()
+                    .flatten()
+                    .enumerate()
+                    .fold(0u128, |p, (i, &l)| {
+                        let l = if swapped { (l % 3) * 3 + l / 3 } else { l };
+                        p | (l as u128) << (4 * i)
+                    });
+                all.push(((occupancy, packed), swapped));
+            }
+        }
+        // The first of the least, as the solver keeps it.
+        let least = all.iter().map(|c| c.0).min().unwrap();
+        *all.iter().find(|c| c.0 == least).unwrap()
+    }
+
+    #[test]
+    fn region_keys_are_the_least_of_their_images() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut checked = 0;
+        for n in [5, 7, 8] {
+            let mut ctx = Context::new(n, Settings::default());
+            let geo = ctx.geo;
+            for _ in 0..300 {
+                let (mut red, mut blue) = (0u64, 0u64);
+                for cell in 0..n * n {
+                    match rng.random_range(0..10) {
+                        0 | 1 => red |= 1 << cell,
+                        2 | 3 => blue |= 1 << cell,
+                        _ => {}
+                    }
+                }
+                let counts = Counts::of(geo, red, blue);
+                let live = counts.live(geo, geo.board & !(red | blue));
+                let mut parts = Vec::new();
+                components(geo, live, &mut parts);
+                for part in parts.into_iter().filter(|&p| p.count_ones() <= 32) {
+                    let labels = counts.labels();
+                    assert_eq!(
+                        ctx.region_key(part, &labels),
+                        least_of_all_images(geo, part, &labels),
+                        "size {n}, red {red:#x}, blue {blue:#x}, region {part:#x}"
+                    );
+                    checked += 1;
+                }
+                ctx.interrupted = false;
+            }
+        }
+        assert!(checked > 500, "only {checked} regions checked");
+    }
 }
