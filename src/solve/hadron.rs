@@ -1180,7 +1180,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let mut checked = 0;
         for n in [5, 7, 8] {
-            let mut ctx = Context::new(n, Settings::default());
+            let ctx = Context::new(n, Settings::default());
             let geo = ctx.geo;
             for _ in 0..300 {
                 let (mut red, mut blue) = (0u64, 0u64);
@@ -1204,7 +1204,6 @@ mod tests {
                     );
                     checked += 1;
                 }
-                ctx.interrupted = false;
             }
         }
         assert!(checked > 500, "only {checked} regions checked");
