@@ -122,6 +122,32 @@ fn move_cells(mv: AtomsMove) -> (usize, usize) {
     ((mv >> 8) as usize, (mv & 0xff) as usize)
 }
 
+/// The move of an atom from `from` to `to` (padded cell indices, each
+/// below 256): [`move_cells`]'s inverse.
+#[inline(always)]
+fn step_move(from: impl Into<u16>, to: impl Into<u16>) -> AtomsMove {
+    (from.into() << 8) | to.into()
+}
+
+/// Whether an atom on a cell of code `origin` may step onto a neighbouring
+/// cell of code `target`. The target keeps the origin as a neighbour, so
+/// the move keeps the valence when the target is empty with one atom more
+/// around it than the origin has: its code is the origin's (valence +
+/// OCCUPIED) less OCCUPIED - 1. Where `suicide` is allowed, a target beside
+/// no atom but the origin (LONE) is legal too.
+#[inline(always)]
+fn step_is_legal(origin: u8, target: u8, suicide: bool) -> bool {
+    target == origin.wrapping_sub(OCCUPIED - 1) || (suicide && target == LONE)
+}
+
+/// The `recent` entry a quiet move from `quiet` quiet moves writes. A
+/// position at the quiet limit is drawn and makes no move; the bound only
+/// keeps the index inside the array.
+#[inline]
+fn recent_slot_after(quiet: usize) -> usize {
+    (quiet + 1).min(QUIET_LIMIT)
+}
+
 /// The Zobrist keys for one board size: atoms by seat and padded cell,
 /// hands by seat and count.
 pub struct AtomKeys {
@@ -567,7 +593,7 @@ impl Atoms {
                 while self.content(to) == EMPTY {
                     let new_valence = self.valence(to) - origin_adjacent;
                     if (new_valence == valence || (suicide && new_valence == 0))
-                        && !visit(((from as u16) << 8) | to as u16)
+                        && !visit(step_move(from as u8, to as u8))
                     {
                         return false;
                     }
@@ -591,7 +617,7 @@ impl Atoms {
             // same order as `each_raw_move`, by the comparison of codes of
             // `sample_step`.
             moves.reserve(8 * self.state.piece_count[s] as usize);
-            self.each_step_move(s, |from, to| moves.push(((from as u16) << 8) | to as u16));
+            self.each_step_move(s, |from, to| moves.push(step_move(from, to)));
             return;
         }
         self.each_raw_move(|mv| {
@@ -601,18 +627,16 @@ impl Atoms {
     }
 
     /// Calls `visit(from, to)` on every one-step move of seat index `s`
-    /// in the movement phase of a variant without slides: the target's
-    /// code must be the origin's, less the origin as a neighbour (the
-    /// same valence), or a lone neighbour's (a suicide where allowed).
+    /// in the movement phase of a variant without slides (each judged by
+    /// [`step_is_legal`]).
     #[inline(always)]
     fn each_step_move(&self, s: usize, mut visit: impl FnMut(u8, u8)) {
         let suicide = self.variant.suicide();
         for &from in &self.state.pieces[s][..self.state.piece_count[s] as usize] {
-            let wanted = self.code(from as usize).wrapping_sub(OCCUPIED - 1);
+            let origin = self.code(from as usize);
             for d in STEPS {
                 let to = from.wrapping_add_signed(d as i8);
-                let target = self.code(to as usize);
-                if target == wanted || (suicide && target == LONE) {
+                if step_is_legal(origin, self.code(to as usize), suicide) {
                     visit(from, to);
                 }
             }
@@ -734,17 +758,14 @@ impl Atoms {
             // Only the first step stays next to the origin, which no longer counts.
             let new_valence = self.valence(to) - u8::from(distance == 1);
             if new_valence == self.valence(from) || (suicide && new_valence == 0) {
-                return Some(((from as u16) << 8) | to as u16);
+                return Some(step_move(from as u8, to as u8));
             }
         }
         None
     }
 
-    /// `sample_move` for one-step moves of the side to move's `count` atoms.
-    /// The target keeps the origin as a neighbour, so the move is legal when
-    /// the target is empty with a valence one more than the origin's (or 1,
-    /// a radioactive suicide); the origin's code is its valence + OCCUPIED,
-    /// so that is one comparison of codes.
+    /// `sample_move` for one-step moves of the side to move's `count` atoms
+    /// (each judged by [`step_is_legal`]: one comparison of codes).
     #[inline(always)]
     fn sample_step<const SUICIDE: bool>(
         &self,
@@ -758,10 +779,8 @@ impl Atoms {
             // Cells are bytes and the tables have 256 entries: no bounds checks.
             let from = pieces[dice.roll(count) % PIECE_SLOTS];
             let to = from.wrapping_add_signed(STEPS[dice.roll(8) % 8] as i8);
-            let target = self.cells[to as usize] >> CODE_SHIFT;
-            let wanted = (self.cells[from as usize] >> CODE_SHIFT) - (OCCUPIED as u32 - 1);
-            if target as u8 == wanted as u8 || (SUICIDE && target as u8 == LONE) {
-                return Some(((from as u16) << 8) | to as u16);
+            if step_is_legal(self.code(from as usize), self.code(to as usize), SUICIDE) {
+                return Some(step_move(from, to));
             }
         }
         None
@@ -832,7 +851,7 @@ impl Game for Atoms {
         let undo = AtomsUndo {
             state: self.state.clone(),
             recent_first: self.recent[0],
-            recent_next: self.recent[(self.state.quiet + 1).min(QUIET_LIMIT)],
+            recent_next: self.recent[recent_slot_after(self.state.quiet)],
         };
         self.play(mv);
         undo
@@ -858,7 +877,7 @@ impl Game for Atoms {
             }
         }
         self.to_move = mover;
-        self.recent[(undo.state.quiet + 1).min(QUIET_LIMIT)] = undo.recent_next;
+        self.recent[recent_slot_after(undo.state.quiet)] = undo.recent_next;
         self.recent[0] = undo.recent_first;
         self.state = undo.state;
     }
@@ -945,7 +964,7 @@ impl Game for Atoms {
         }
         match ids[..] {
             [to] => Ok(to),
-            [from, to] => Ok((from << 8) | to),
+            [from, to] => Ok(step_move(from, to)),
             _ => Err(bad()),
         }
     }
@@ -1076,7 +1095,7 @@ impl Game for Atoms {
         if from == 0 {
             to
         } else {
-            ((self.map_cell(from, sym) as u16) << 8) | to
+            step_move(self.map_cell(from, sym) as u16, to)
         }
     }
 
