@@ -129,8 +129,9 @@ fn step_move(from: impl Into<u16>, to: impl Into<u16>) -> AtomsMove {
     (from.into() << 8) | to.into()
 }
 
-/// Whether an atom on a cell of code `origin` may step onto a neighbouring
-/// cell of code `target`. The target keeps the origin as a neighbour, so
+/// [`keeps_valence`] for a one-step move, by cell codes: whether an atom
+/// on a cell of code `origin` may step onto a neighbouring cell of code
+/// `target`. The target keeps the origin as a neighbour, so
 /// the move keeps the valence when the target is empty with one atom more
 /// around it than the origin has: its code is the origin's (valence +
 /// OCCUPIED) less OCCUPIED - 1. Where `suicide` is allowed, a target beside
@@ -138,6 +139,15 @@ fn step_move(from: impl Into<u16>, to: impl Into<u16>) -> AtomsMove {
 #[inline(always)]
 fn step_is_legal(origin: u8, target: u8, suicide: bool) -> bool {
     target == origin.wrapping_sub(OCCUPIED - 1) || (suicide && target == LONE)
+}
+
+/// Whether a move that takes an atom of valence `valence` to a cell where
+/// it would have `new_valence` (not counting its old cell) is legal: the
+/// valence is kept, or, where `suicide` is allowed, the atom goes where it
+/// touches none.
+#[inline(always)]
+fn keeps_valence(valence: u8, new_valence: u8, suicide: bool) -> bool {
+    new_valence == valence || (suicide && new_valence == 0)
 }
 
 /// The `recent` entry a quiet move from `quiet` quiet moves writes. A
@@ -592,7 +602,7 @@ impl Atoms {
                 let mut origin_adjacent = 1;
                 while self.content(to) == EMPTY {
                     let new_valence = self.valence(to) - origin_adjacent;
-                    if (new_valence == valence || (suicide && new_valence == 0))
+                    if keeps_valence(valence, new_valence, suicide)
                         && !visit(step_move(from as u8, to as u8))
                     {
                         return false;
@@ -757,7 +767,7 @@ impl Atoms {
             }
             // Only the first step stays next to the origin, which no longer counts.
             let new_valence = self.valence(to) - u8::from(distance == 1);
-            if new_valence == self.valence(from) || (suicide && new_valence == 0) {
+            if keeps_valence(self.valence(from), new_valence, suicide) {
                 return Some(step_move(from as u8, to as u8));
             }
         }
