@@ -1195,8 +1195,8 @@ mod tests {
                 let live = counts.live(geo, geo.board & !(red | blue));
                 let mut parts = Vec::new();
                 components(geo, live, &mut parts);
+                let labels = counts.labels();
                 for part in parts.into_iter().filter(|&p| p.count_ones() <= 32) {
-                    let labels = counts.labels();
                     assert_eq!(
                         ctx.region_key(part, &labels),
                         least_of_all_images(geo, part, &labels),
