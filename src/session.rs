@@ -266,6 +266,79 @@ impl<G: Game> GameSession<G> {
             name
         }
     }
+
+    /// One search of the current position (not over) with `lag_ms` of
+    /// measured lateness planned for: proofs first where on, then the
+    /// searcher.
+    fn search_planned(
+        &mut self,
+        settings: &SearchSettings,
+        limits: &Limits,
+        run: SearchRun,
+        lag_ms: u64,
+    ) -> Option<SearchResult<String>> {
+        if self.searcher.is_none() {
+            self.prepare(&Engine::default());
+        }
+        let path = GamePath {
+            start_key: self.base.hash(),
+            moves: self.moves.iter().map(|m| m.pack()).collect(),
+        };
+        let current = &self.current;
+        let settings = &SearchSettings {
+            lag_ms,
+            plan_moves: self
+                .searcher
+                .as_ref()
+                .and_then(|(built, _)| built.plan_moves),
+            ..settings.clone()
+        };
+        let plan = TimeManager::for_search(limits, current, settings);
+        let proven = match &self.proofs {
+            Some(table) => {
+                proofs::try_prove(current, table, settings, limits, &plan, run.start, run.stop)
+            }
+            None => None,
+        };
+        let (mut proven_loss, mut holding) = (None, None);
+        match proven {
+            Some(proofs::Proven::Settled(result)) => {
+                return Some(SearchResult {
+                    best: current.format_move(result.best),
+                    report: in_text(current, result.report),
+                });
+            }
+            Some(proofs::Proven::Lost { plies }) => proven_loss = Some(plies),
+            Some(proofs::Proven::Draw { holding: mv }) => holding = Some(mv),
+            None => {}
+        }
+        // A proven draw: the search looks for an opponent's mistakes in
+        // all but the last share of the time, which checks its move.
+        let search_plan = match holding {
+            Some(_) => plan.shortened(proofs::DRAW_CHECK_SHARE),
+            None => plan,
+        };
+        let progress = run.progress;
+        let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));
+        let mut ctx = Context::new(run.start, run.stop, &mut typed).with_plan(search_plan);
+        let (_, searcher) = self.searcher.as_mut().expect("prepared above");
+        let root = Root {
+            position: current,
+            path: &path,
+        };
+        let mut result = searcher.search(&root, settings, limits, &mut ctx);
+        if let Some(plies) = proven_loss {
+            proofs::mark_lost(&mut result.report, plies);
+        }
+        if let (Some(mv), Some(table)) = (holding, &self.proofs) {
+            let deadline = plan.target().map(|target| run.start + target);
+            proofs::hold_the_draw(current, &mut result, mv, table, deadline, run.stop);
+        }
+        Some(SearchResult {
+            best: current.format_move(result.best),
+            report: in_text(current, result.report),
+        })
+    }
 }
 
 impl<G: Game> Session for GameSession<G> {
@@ -445,71 +518,14 @@ impl<G: Game> Session for GameSession<G> {
         if self.current.outcome().is_some() {
             return None;
         }
-        if self.searcher.is_none() {
-            self.prepare(&Engine::default());
-        }
-        let path = GamePath {
-            start_key: self.base.hash(),
-            moves: self.moves.iter().map(|m| m.pack()).collect(),
-        };
-        let current = &self.current;
-        // Plan for the lateness the clocks have shown (and remember this
-        // move's plan, to see next time what it really cost).
-        let side = current.side_to_move();
-        let settings = &SearchSettings {
-            lag_ms: self.lag.lag_before(limits, side),
-            plan_moves: self
-                .searcher
-                .as_ref()
-                .and_then(|(built, _)| built.plan_moves),
-            ..settings.clone()
-        };
-        let plan = TimeManager::for_search(limits, current, settings);
-        self.lag.plan(limits, side, plan.target());
-        let proven = match &self.proofs {
-            Some(table) => {
-                proofs::try_prove(current, table, settings, limits, &plan, run.start, run.stop)
-            }
-            None => None,
-        };
-        let (mut proven_loss, mut holding) = (None, None);
-        match proven {
-            Some(proofs::Proven::Settled(result)) => {
-                return Some(SearchResult {
-                    best: current.format_move(result.best),
-                    report: in_text(current, result.report),
-                });
-            }
-            Some(proofs::Proven::Lost { plies }) => proven_loss = Some(plies),
-            Some(proofs::Proven::Draw { holding: mv }) => holding = Some(mv),
-            None => {}
-        }
-        // A proven draw: the search looks for an opponent's mistakes in
-        // all but the last share of the time, which checks its move.
-        let search_plan = match holding {
-            Some(_) => plan.shortened(proofs::DRAW_CHECK_SHARE),
-            None => plan,
-        };
-        let progress = run.progress;
-        let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));
-        let mut ctx = Context::new(run.start, run.stop, &mut typed).with_plan(search_plan);
-        let (_, searcher) = self.searcher.as_mut().expect("prepared above");
-        let root = Root {
-            position: current,
-            path: &path,
-        };
-        let mut result = searcher.search(&root, settings, limits, &mut ctx);
-        if let Some(plies) = proven_loss {
-            proofs::mark_lost(&mut result.report, plies);
-        }
-        if let (Some(mv), Some(table)) = (holding, &self.proofs) {
-            let deadline = plan.target().map(|target| run.start + target);
-            proofs::hold_the_draw(current, &mut result, mv, table, deadline, run.stop);
-        }
-        Some(SearchResult {
-            best: current.format_move(result.best),
-            report: in_text(current, result.report),
-        })
+        // Plan for the lateness the clocks have shown, and remember what
+        // this move took, to see next time what it really cost.
+        let side = self.current.side_to_move();
+        let lag_ms = self.lag.lag_before(limits, side);
+        let start = run.start;
+        let result = self.search_planned(settings, limits, run, lag_ms);
+        self.lag.spent(limits, side, start.elapsed());
+        result
     }
 
     fn snapshot(&self) -> Box<dyn Session> {

@@ -142,21 +142,24 @@ impl TimeManager {
 }
 
 /// Learns from the clocks of successive `go`s how much more each move
-/// cost than the search planned: a loaded machine answers late (the search
-/// thread waits for a core; the reply waits in pipes), and with a small
-/// increment that lateness, not the thinking, empties the clock.
+/// cost than the engine itself saw it take, from reading `go` to answering:
+/// a loaded machine answers late (the reply waits in pipes, the manager
+/// waits to read it), and with a small increment that lateness, not the
+/// thinking, empties the clock. A search that ran past its plan (an
+/// alpha-beta iteration finishing after the soft limit) is thinking, not
+/// lag: measured against the plan, it was taken off every later share.
 #[derive(Clone, Debug, Default)]
 pub struct LagMeter {
-    last: Option<PlannedMove>,
+    last: Option<SpentMove>,
     lag_ms: u64,
 }
 
 #[derive(Clone, Debug)]
-struct PlannedMove {
+struct SpentMove {
     side: Seat,
     remaining: u64,
     inc: u64,
-    planned: u64,
+    spent: u64,
 }
 
 /// Charges above this (a new game, a clock set by hand) are not lag.
@@ -165,8 +168,8 @@ const LARGEST_CHARGE_MS: i64 = 10_000;
 impl LagMeter {
     /// Before a search of `side`: what the previous move of `side` cost
     /// (its clock then, plus the increment, minus its clock now) beyond
-    /// its plan updates the lag, which is returned. Rises at once, falls
-    /// slowly.
+    /// the time it was seen to take updates the lag, which is returned.
+    /// Rises at once, falls slowly.
     pub fn lag_before(&mut self, limits: &Limits, side: Seat) -> u64 {
         let last = self.last.take();
         if let (Some(last), Some(now)) = (last, limits.time[side.index()])
@@ -174,7 +177,7 @@ impl LagMeter {
         {
             let charged = (last.remaining + last.inc) as i64 - now as i64;
             if (0..=LARGEST_CHARGE_MS).contains(&charged) {
-                let excess = (charged - last.planned as i64).max(0) as u64;
+                let excess = (charged - last.spent as i64).max(0) as u64;
                 self.lag_ms = if excess >= self.lag_ms {
                     excess
                 } else {
@@ -185,17 +188,15 @@ impl LagMeter {
         self.lag_ms
     }
 
-    /// The search of `side` plans to take `planned` (its target).
-    pub fn plan(&mut self, limits: &Limits, side: Seat, planned: Option<Duration>) {
-        self.last = match (limits.time[side.index()], planned) {
-            (Some(remaining), Some(planned)) => Some(PlannedMove {
-                side,
-                remaining,
-                inc: limits.inc[side.index()],
-                planned: planned.as_millis() as u64,
-            }),
-            _ => None,
-        };
+    /// The move of `side` under `limits` took `spent`, from reading `go`
+    /// to answering.
+    pub fn spent(&mut self, limits: &Limits, side: Seat, spent: Duration) {
+        self.last = limits.time[side.index()].map(|remaining| SpentMove {
+            side,
+            remaining,
+            inc: limits.inc[side.index()],
+            spent: spent.as_millis() as u64,
+        });
     }
 
     /// A new game: nothing known.
@@ -338,13 +339,13 @@ mod tests {
             ..Limits::default()
         };
         let plan = |limits: &Limits, lag: u64| TimeManager::new(limits, Seat::P1, 20, lag, 30);
+        let took = |ms: u64| Duration::from_millis(ms);
         let mut meter = LagMeter::default();
         assert_eq!(meter.lag_before(&at(1000), Seat::P1), 0);
-        let first = plan(&at(1000), 0);
-        meter.plan(&at(1000), Seat::P1, first.target());
-        // The move cost 25 ms more than planned on the manager's clock.
-        let charged = ms(first.target()) + 25;
-        let now = 1000 + 10 - charged;
+        // The move took 40 ms by the engine's watch and 65 ms on the
+        // manager's clock.
+        meter.spent(&at(1000), Seat::P1, took(40));
+        let now = 1000 + 10 - 65;
         assert_eq!(meter.lag_before(&at(now), Seat::P1), 25);
         let lagged = plan(&at(now), 25);
         let unlagged = plan(&at(now), 0);
@@ -354,16 +355,37 @@ mod tests {
             let tm = plan(&at(remaining), 25);
             assert!(ms(tm.hard()) + 25 <= remaining.max(26), "{remaining}");
         }
-        // Falls slowly once moves cost what was planned.
-        meter.plan(&at(now), Seat::P1, lagged.target());
-        let next = now + 10 - ms(lagged.target());
+        // Falls slowly once moves cost what they were seen to take.
+        meter.spent(&at(now), Seat::P1, took(30));
+        let next = now + 10 - 30;
         assert_eq!(meter.lag_before(&at(next), Seat::P1), 18);
         // Another side's clock, a new game or a clock set higher: no change.
-        meter.plan(&at(next), Seat::P1, lagged.target());
+        meter.spent(&at(next), Seat::P1, took(30));
         assert_eq!(meter.lag_before(&at(60_000), Seat::P1), 18);
-        meter.plan(&at(next), Seat::P2, lagged.target());
+        meter.spent(&at(next), Seat::P2, took(30));
         assert_eq!(meter.lag_before(&at(next), Seat::P1), 18);
         meter.reset();
         assert_eq!(meter.lag_before(&at(next), Seat::P1), 0);
+    }
+
+    #[test]
+    fn a_search_past_its_plan_is_not_lag() {
+        let limits = Limits {
+            time: [Some(10_000), Some(10_000)],
+            inc: [100, 100],
+            ..Limits::default()
+        };
+        let plan = TimeManager::new(&limits, Seat::P1, 20, 0, 30);
+        // An iteration started before half the soft limit finished at
+        // twice it; the clock charged exactly that (no lag).
+        let spent = ms(plan.soft()) * 2;
+        let mut meter = LagMeter::default();
+        meter.lag_before(&limits, Seat::P1);
+        meter.spent(&limits, Seat::P1, Duration::from_millis(spent));
+        let after = Limits {
+            time: [Some(10_000 + 100 - spent), Some(10_000)],
+            ..limits
+        };
+        assert_eq!(meter.lag_before(&after, Seat::P1), 0);
     }
 }
