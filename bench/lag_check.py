@@ -12,33 +12,28 @@ lag, and the move after it took almost nothing (Ihex: 678 ms, then 0, 89,
 Usage: bench/lag_check.py BIN LAG [GAME [SIZE [MOVES]]]   (default ihex 6 10)
 """
 
-import subprocess
+import os
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from engine import Engine  # noqa: E402
 
 
 def start(binary, game, size):
     try:
-        engine = subprocess.Popen([binary, "--game", game, "--size", size], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, bufsize=1)
+        engine = Engine(binary, "--game", game, "--size", size)
     except OSError as e:
         sys.exit(f"{binary}: {e.strerror} (build it: cargo build --release)")
-    send(engine, "ugi")
-    until(engine, "ugiok")
-    send(engine, "uginewgame")
+    engine.send("ugi")
+    engine.until("ugiok")
+    engine.send("uginewgame")
     return engine
 
 
-def send(engine, line):
-    engine.stdin.write(line + "\n")
-    engine.stdin.flush()
-
-
-def until(engine, prefix):
-    for line in engine.stdout:
-        if line.startswith(prefix):
-            return line.split()
-    sys.exit(f"the engine stopped before answering '{prefix}'")
+def best_move(engine, go):
+    """The seconds until `bestmove` after `go GO`, and the move."""
+    seconds, lines = engine.timed_go(go)
+    return seconds, lines[-1].split()[1]
 
 
 def main():
@@ -49,25 +44,22 @@ def main():
     me, other = start(binary, game, size), start(binary, game, size)
     clock, moves, took = 10_000, [], []
     for _ in range(int(count)):
-        send(me, "position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        send(me, f"go wtime {clock} btime {clock} winc 100 binc 100")
-        began = time.monotonic()
-        best = until(me, "bestmove")[1]
-        ms = round((time.monotonic() - began) * 1000)
+        me.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        seconds, best = best_move(me, f"wtime {clock} btime {clock} winc 100 binc 100")
         if best == "0000":
             break
+        ms = round(seconds * 1000)
         clock += 100 - ms - lag
         took.append(ms)
         moves.append(best)
-        send(other, "position startpos moves " + " ".join(moves))
-        send(other, "go movetime 20")
-        reply = until(other, "bestmove")[1]
+        other.send("position startpos moves " + " ".join(moves))
+        reply = best_move(other, "movetime 20")[1]
         if reply == "0000":
             break
         moves.append(reply)
     print(f"{game} {size}, lag {lag} ms: ms per move {took}, clock left {clock} ms")
-    for engine in (me, other):
-        send(engine, "quit")
+    me.quit()
+    other.quit()
 
 
 if __name__ == "__main__":
