@@ -28,8 +28,8 @@ pub struct SearchSettings {
     pub seed: u64,
     /// Milliseconds kept back from every clock-based budget for I/O lag.
     pub move_overhead_ms: u64,
-    /// Measured, not set: how much longer than planned each move has cost
-    /// on the clock lately (see `time::LagMeter`).
+    /// Measured, not set: how much longer each move has cost on the clock
+    /// lately than the engine saw it take (see `time::LagMeter`).
     pub lag_ms: u64,
     /// Hand-set MCTS parameters (tuning matches); `None` keeps the game's own.
     pub tuning: Tuning,

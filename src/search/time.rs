@@ -29,8 +29,9 @@ impl TimeManager {
     /// clock back for I/O lag, expecting about `moves_left` more moves of
     /// ours (see [`TimeManager::moves_to_plan`]; `movestogo` wins when
     /// given).
-    /// `lag_ms` is what every move has cost on the clock beyond the plan
-    /// (a [`LagMeter`]'s measure): planned for on every move to come.
+    /// `lag_ms` is what every move has cost on the clock beyond the time
+    /// it was seen to take (a [`LagMeter`]'s measure): planned for on every
+    /// move to come.
     pub fn new(
         limits: &Limits,
         side: Seat,
