@@ -8,7 +8,13 @@ prints the mean lead of ENGINE after it, with W-D-L per lead and how
 many of those games ended with a smaller lead (the final position's
 atoms) than the drops left.
 
+With --by-seat it replays the movement phase too (each move, then the
+removal) and prints, for ENGINE as p1 and as p2, its mean lead after
+the drops, after the next 2 and 4 plies and at ply 42, and W-D-L by its
+lead at ply 42.
+
     python3 bench/atoms_drop_leads.py RECORDS ENGINE
+    python3 bench/atoms_drop_leads.py RECORDS ENGINE --by-seat
 """
 import collections
 import os
@@ -17,28 +23,120 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from records import opening_moves, read_record  # noqa: E402
 
-def cell(s): return (ord(s[0])-97, int(s[1:])-1)
-if len(sys.argv) != 3:
-    sys.exit(__doc__)
-path,me_name=sys.argv[1],sys.argv[2]
-c=collections.Counter(); n=0; tot=0
-for f in read_record(path)[1]:
-    allm=opening_moves(f)+f['moves'].split()
-    board={}
-    for i,m in enumerate(allm[:22]): board[cell(m)]=i%2
-    def enemy(c,s):
-        x,y=c
-        return any(board.get((x+dx,y+dy))==1-s for dx in (-1,0,1) for dy in (-1,0,1) if (dx,dy)!=(0,0))
-    after={c:s for c,s in board.items() if enemy(c,s)}
-    w=sum(1 for s in after.values() if s==0); b=len(after)-w
-    me=0 if f['p1']==me_name else 1
-    d=(w-b) if me==0 else (b-w)
-    r=f['result']; res='D' if r=='draw' else ('W' if (r=='p1win')==(me==0) else 'L')
-    final=f['final'].split()[0]
-    fd=final.count('w')-final.count('b')
-    if me==1: fd=-fd
-    k=max(-2,min(2,d)); c[(k,res)]+=1; n+=1; tot+=d
-    if fd<d: c[(k,'less')]+=1
-print(path, 'games',n,'mean lead after the drops %.2f'%(tot/n))
-for k in range(-2,3):
-    print(' lead',k, ' '.join('%s %d'%(r,c[(k,r)]) for r in 'WDL'), ' ended with less', c[(k,'less')])
+DROPS = 22
+CHECKPOINTS = (DROPS, DROPS + 2, DROPS + 4, 42)
+
+
+def cell(text):
+    return (ord(text[0]) - 97, int(text[1:]) - 1)
+
+
+def move_cells(move):
+    """`d4e5` -> the origin and destination cells."""
+    split = next(i for i in range(2, len(move)) if move[i].isalpha())
+    return cell(move[:split]), cell(move[split:])
+
+
+def remove_unstable(board):
+    """The removal step: every atom with no enemy among its 8 neighbours
+    goes, all at once."""
+    def has_enemy(c, seat):
+        x, y = c
+        return any(board.get((x + dx, y + dy)) == 1 - seat
+                   for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
+    for c in [c for c, seat in board.items() if not has_enemy(c, seat)]:
+        del board[c]
+
+
+def p1_lead(board):
+    return sum(1 if seat == 0 else -1 for seat in board.values())
+
+
+def leads_at(moves, plies):
+    """p1's lead in atoms on the board after each of `plies` (a game that
+    ended sooner keeps its final lead)."""
+    board, leads = {}, {}
+    for i, move in enumerate(moves):
+        if i < DROPS:
+            board[cell(move)] = i % 2
+            if i == DROPS - 1:
+                remove_unstable(board)
+        else:
+            origin, target = move_cells(move)
+            board[target] = board.pop(origin)
+            remove_unstable(board)
+        if i + 1 in plies:
+            leads[i + 1] = p1_lead(board)
+    return {p: leads.get(p, p1_lead(board)) for p in plies}
+
+
+def outcome(game, seat):
+    if game['result'] == 'draw':
+        return 'D'
+    return 'W' if (game['result'] == 'p1win') == (seat == 0) else 'L'
+
+
+def final_lead(game, seat):
+    board = game['final'].split()[0]
+    lead = board.count('w') - board.count('b')
+    return lead if seat == 0 else -lead
+
+
+def by_lead_after_drops(path, engine):
+    tally = collections.Counter()
+    games, total = 0, 0
+    for game in read_record(path)[1]:
+        seat = 0 if game['p1'] == engine else 1
+        moves = opening_moves(game) + game['moves'].split()
+        board = {cell(move): i % 2 for i, move in enumerate(moves[:DROPS])}
+        remove_unstable(board)  # also in a game that ended during the drops, as always
+        lead = p1_lead(board) if seat == 0 else -p1_lead(board)
+        key = max(-2, min(2, lead))
+        tally[(key, outcome(game, seat))] += 1
+        games += 1
+        total += lead
+        if final_lead(game, seat) < lead:
+            tally[(key, 'less')] += 1
+    print(path, 'games', games, 'mean lead after the drops %.2f' % (total / games))
+    for k in range(-2, 3):
+        print(' lead', k, ' '.join('%s %d' % (r, tally[(k, r)]) for r in 'WDL'),
+              ' ended with less', tally[(k, 'less')])
+
+
+def by_seat(path, engine):
+    print(path)
+    games = read_record(path)[1]
+    for seat, name in ((0, 'p1'), (1, 'p2')):
+        sums, ahead, tally, count = collections.Counter(), collections.Counter(), collections.Counter(), 0
+        for game in games:
+            if game[name] != engine:
+                continue
+            count += 1
+            moves = opening_moves(game) + game['moves'].split()
+            leads = leads_at(moves, CHECKPOINTS)
+            for ply in CHECKPOINTS:
+                lead = leads[ply] if seat == 0 else -leads[ply]
+                sums[ply] += lead
+                ahead[ply] += lead > 0
+            last = leads[CHECKPOINTS[-1]] if seat == 0 else -leads[CHECKPOINTS[-1]]
+            tally[(max(-2, min(3, last)), outcome(game, seat))] += 1
+        if count == 0:
+            continue
+        print(f' {engine} as {name}, {count} games; mean lead (games ahead):',
+              ', '.join(f'ply {p} {sums[p] / count:+.2f} ({ahead[p]})' for p in CHECKPOINTS))
+        for k in range(-2, 4):
+            print(f'  lead {k:+d} at ply {CHECKPOINTS[-1]}:',
+                  ' '.join('%s %d' % (r, tally[(k, r)]) for r in 'WDL'))
+
+
+def main(args):
+    if len(args) == 2:
+        by_lead_after_drops(*args)
+    elif len(args) == 3 and args[2] == '--by-seat':
+        by_seat(args[0], args[1])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
