@@ -130,12 +130,15 @@ def by_seat(path, engine):
 
 
 def main(args):
-    if len(args) == 2:
-        by_lead_after_drops(*args)
-    elif len(args) == 3 and args[2] == '--by-seat':
-        by_seat(args[0], args[1])
-    else:
+    if len(args) not in (2, 3) or args[2:] not in ([], ['--by-seat']):
         sys.exit(__doc__)
+    path, engine = args[0], args[1]
+    if not any(engine in (game['p1'], game['p2']) for game in read_record(path)[1]):
+        sys.exit(f"{path}: no game has {engine} as a player")
+    if len(args) == 2:
+        by_lead_after_drops(path, engine)
+    else:
+        by_seat(path, engine)
 
 
 if __name__ == '__main__':
