@@ -76,36 +76,38 @@ def outcome(game, seat):
     return 'W' if (game['result'] == 'p1win') == (seat == 0) else 'L'
 
 
+def sign(seat):
+    """Turns p1's lead into the lead of `seat`."""
+    return 1 if seat == 0 else -1
+
+
 def final_lead(game, seat):
     board = game['final'].split()[0]
-    lead = board.count('w') - board.count('b')
-    return lead if seat == 0 else -lead
+    return sign(seat) * (board.count('w') - board.count('b'))
 
 
-def by_lead_after_drops(path, engine):
+def by_lead_after_drops(path, engine, games):
     tally = collections.Counter()
-    games, total = 0, 0
-    for game in read_record(path)[1]:
+    total = 0
+    for game in games:
         seat = 0 if game['p1'] == engine else 1
         moves = opening_moves(game) + game['moves'].split()
         board = {cell(move): i % 2 for i, move in enumerate(moves[:DROPS])}
         remove_unstable(board)  # also in a game that ended during the drops, as always
-        lead = p1_lead(board) if seat == 0 else -p1_lead(board)
+        lead = sign(seat) * p1_lead(board)
         key = max(-2, min(2, lead))
         tally[(key, outcome(game, seat))] += 1
-        games += 1
         total += lead
         if final_lead(game, seat) < lead:
             tally[(key, 'less')] += 1
-    print(path, 'games', games, 'mean lead after the drops %.2f' % (total / games))
+    print(path, 'games', len(games), 'mean lead after the drops %.2f' % (total / len(games)))
     for k in range(-2, 3):
         print(' lead', k, ' '.join('%s %d' % (r, tally[(k, r)]) for r in 'WDL'),
               ' ended with less', tally[(k, 'less')])
 
 
-def by_seat(path, engine):
+def by_seat(path, engine, games):
     print(path)
-    games = read_record(path)[1]
     for seat, name in ((0, 'p1'), (1, 'p2')):
         sums, ahead, tally, count = collections.Counter(), collections.Counter(), collections.Counter(), 0
         for game in games:
@@ -113,13 +115,11 @@ def by_seat(path, engine):
                 continue
             count += 1
             moves = opening_moves(game) + game['moves'].split()
-            leads = leads_at(moves, CHECKPOINTS)
-            for ply in CHECKPOINTS:
-                lead = leads[ply] if seat == 0 else -leads[ply]
+            leads = {ply: sign(seat) * lead for ply, lead in leads_at(moves, CHECKPOINTS).items()}
+            for ply, lead in leads.items():
                 sums[ply] += lead
                 ahead[ply] += lead > 0
-            last = leads[CHECKPOINTS[-1]] if seat == 0 else -leads[CHECKPOINTS[-1]]
-            tally[(max(-2, min(3, last)), outcome(game, seat))] += 1
+            tally[(max(-2, min(3, leads[CHECKPOINTS[-1]])), outcome(game, seat))] += 1
         if count == 0:
             continue
         print(f' {engine} as {name}, {count} games; mean lead (games ahead):',
@@ -133,12 +133,13 @@ def main(args):
     if len(args) not in (2, 3) or args[2:] not in ([], ['--by-seat']):
         sys.exit(__doc__)
     path, engine = args[0], args[1]
-    if not any(engine in (game['p1'], game['p2']) for game in read_record(path)[1]):
+    games = read_record(path)[1]
+    if not any(engine in (game['p1'], game['p2']) for game in games):
         sys.exit(f"{path}: no game has {engine} as a player")
     if len(args) == 2:
-        by_lead_after_drops(path, engine)
+        by_lead_after_drops(path, engine, games)
     else:
-        by_seat(path, engine)
+        by_seat(path, engine, games)
 
 
 if __name__ == '__main__':
