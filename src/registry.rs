@@ -105,8 +105,9 @@ registry! {
         // the atoms that will survive the drop phase's removal (session 32:
         // +57.9 over material alone, 200 games at 100 ms). A draw stays at 0:
         // `Contempt` 50 and 100 measured level against v0.1 (sessions 12-13,
-        // and again in session 39, when `auto` already led it by +98): the
-        // draws it declines end by the 100-move rule instead.
+        // and again in session 39, when `auto` already led it by +98): fewer
+        // games were drawn by repetition, more by the 100-move rule, and no
+        // more were won.
         auto: Profile::plain("alphabeta", MctsConfig::tuned()).without_proofs(),
         // A learned value as alpha-beta's evaluation (session 9, 4000
         // self-play games): level at equal depth (19-162-19 at depth 6),
