@@ -5,6 +5,10 @@
 //! Turns need not alternate: a child whose side to move is unchanged is
 //! searched with the window as is, not negated.
 //!
+//! No null-move pruning: in Atoms it searched five plies deeper and lost
+//! 35 Elo (session 40, bench/RESULTS.md). There a move often has to weaken
+//! the mover (zugzwang), so a pass is no lower bound. Ihex was not tried.
+//!
 //! The calling thread supervises: it watches the clock and `stop`, sends a
 //! progress report every second (also in the middle of a long iteration),
 //! and raises one abort flag that the searching threads look at every few
