@@ -103,7 +103,10 @@ def main(paths):
                 rows.append(row)
     if len(rows) < 3:
         sys.exit("fewer than 3 games reach ply %d" % LAST_PLY)
-    a, b, c = least_squares([(1, p1, p2) for p1, p2, _ in rows], [d for *_, d in rows])
+    try:
+        a, b, c = least_squares([(1, p1, p2) for p1, p2, _ in rows], [d for *_, d in rows])
+    except ZeroDivisionError:
+        sys.exit("the capture counts do not vary enough to fit")
     n = len(rows)
     print(f"{n} games; captures in hand at ply {DROPS}: p1 {sum(r[0] for r in rows) / n:.2f},"
           f" p2 {sum(r[1] for r in rows) / n:.2f}; p1's lead from ply {DROPS} to {LAST_PLY}:"
