@@ -52,10 +52,11 @@ def p1_lead(board):
     return sum(1 if seat == 0 else -1 for seat in board.values())
 
 
-def leads_at(moves, plies):
-    """p1's lead in atoms on the board after each of `plies` (a game that
-    ended sooner keeps its final lead)."""
-    board, leads = {}, {}
+def replay(moves):
+    """Yields (ply, board) after each of `moves`: the drops, the removal
+    after the last one, then each move and its removal. The board is one
+    dict, updated in place."""
+    board = {}
     for i, move in enumerate(moves):
         if i < DROPS:
             board[cell(move)] = i % 2
@@ -65,8 +66,16 @@ def leads_at(moves, plies):
             origin, target = move_cells(move)
             board[target] = board.pop(origin)
             remove_unstable(board)
-        if i + 1 in plies:
-            leads[i + 1] = p1_lead(board)
+        yield i + 1, board
+
+
+def leads_at(moves, plies):
+    """p1's lead in atoms on the board after each of `plies` (a game that
+    ended sooner keeps its final lead)."""
+    board, leads = {}, {}
+    for ply, board in replay(moves):
+        if ply in plies:
+            leads[ply] = p1_lead(board)
     return {p: leads.get(p, p1_lead(board)) for p in plies}
 
 

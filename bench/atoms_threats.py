@@ -21,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from atoms_drop_leads import DROPS, cell, move_cells, p1_lead, remove_unstable  # noqa: E402
+from atoms_drop_leads import DROPS, p1_lead, replay  # noqa: E402
 from records import opening_moves, read_record  # noqa: E402
 
 LAST_PLY = 30
@@ -46,8 +46,9 @@ def captures(board, seat, size):
                    and sum(1 for n in neighbours(e, size) if board.get(n) == seat) == 1]
         if not victims:
             continue
+        kept = valence(atom)
         for target in neighbours(atom, size):
-            if target not in board and valence(target, without=atom) == valence(atom):
+            if target not in board and valence(target, without=atom) == kept:
                 taken.update(e for e in victims if e not in neighbours(target, size))
     return len(taken)
 
@@ -57,18 +58,10 @@ def game_row(moves, size):
     ply 30, or None for a game shorter than that."""
     if len(moves) <= LAST_PLY:
         return None
-    board = {}
-    for i, move in enumerate(moves[:LAST_PLY]):
-        if i < DROPS:
-            board[cell(move)] = i % 2
-            if i == DROPS - 1:
-                remove_unstable(board)
-                start = p1_lead(board)
-                counts = (captures(board, 0, size), captures(board, 1, size))
-        else:
-            origin, target = move_cells(move)
-            board[target] = board.pop(origin)
-            remove_unstable(board)
+    for ply, board in replay(moves[:LAST_PLY]):
+        if ply == DROPS:
+            start = p1_lead(board)
+            counts = (captures(board, 0, size), captures(board, 1, size))
     return counts + (p1_lead(board) - start,)
 
 
