@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Search speed of engine builds on positions from a match record.
+
+Takes plies 30 and 60 of every other game among the record's first 40,
+sends each as `position startpos moves ...` (the record's game and size)
+followed by `go movetime MS`, and prints per binary the nodes and
+milliseconds of the last info line of each search, added up, and their
+ratio. Give the binaries in turn (A B A B) to see the machine's noise.
+
+    python3 bench/search_nps.py RECORDS MS BIN [BIN ...]
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from engine import Engine  # noqa: E402
+from records import opening_moves, read_record  # noqa: E402
+
+
+def positions(games):
+    found = []
+    for g in games[:40:2]:
+        moves = opening_moves(g) + g['moves'].split()
+        found += [moves[:k] for k in (30, 60) if len(moves) > k + 2]
+    return found
+
+
+def speed(binary, settings, found, ms):
+    engine = Engine(binary)
+    engine.send('ugi')
+    engine.until('ugiok')
+    engine.setoptions(Game=settings['game'], Size=settings.get('size', 0), Hash=64)
+    engine.ready()
+    nodes = elapsed = 0
+    for moves in found:
+        engine.send('uginewgame')
+        engine.send('position startpos moves ' + ' '.join(moves))
+        _, lines = engine.timed_go(f'movetime {ms}')
+        last = [line for line in lines if ' nodes ' in line and ' time ' in line][-1]
+        nodes += int(re.search(r' nodes (\d+)', last).group(1))
+        elapsed += int(re.search(r' time (\d+)', last).group(1))
+    engine.send('quit')
+    return nodes, elapsed
+
+
+def main(args):
+    if len(args) < 3 or not args[1].isdigit():
+        sys.exit(__doc__)
+    settings, games = read_record(args[0])
+    found = positions(games)
+    for binary in args[2:]:
+        nodes, elapsed = speed(binary, settings, found, int(args[1]))
+        print(f"{binary}: {len(found)} positions, {nodes} nodes in {elapsed} ms, "
+              f"{nodes * 1000 // max(elapsed, 1)} nodes/s")
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
