@@ -776,11 +776,19 @@ fn principal_variation<G: Game>(
 ) -> Vec<G::Move> {
     let mut state = root.clone();
     state.play(*first);
+    let mut passed = vec![root.hash(), state.hash()];
     let mut pv = Vec::new();
     while pv.len() + 1 < max_len.max(1) && state.outcome().is_none() {
         let Some(mv) = tt_move(tt, &state) else { break };
-        pv.push(mv);
         state.play(mv);
+        // The search scores a line that comes back as a draw and never
+        // plays on through it, so a table move that comes back was stored
+        // for another path to this position: the line ends before it.
+        if passed.contains(&state.hash()) {
+            break;
+        }
+        passed.push(state.hash());
+        pv.push(mv);
     }
     pv
 }
