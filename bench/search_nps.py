@@ -10,11 +10,10 @@ ratio. Give the binaries in turn (A B A B) to see the machine's noise.
     python3 bench/search_nps.py RECORDS MS BIN [BIN ...]
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from engine import Engine  # noqa: E402
+from engine import Engine, field, last_info  # noqa: E402
 from records import opening_moves, read_record  # noqa: E402
 
 
@@ -28,8 +27,6 @@ def positions(games):
 
 def speed(binary, settings, found, ms):
     engine = Engine(binary)
-    engine.send('ugi')
-    engine.until('ugiok')
     engine.setoptions(Game=settings['game'], Size=settings.get('size', 0), Hash=64)
     engine.ready()
     nodes = elapsed = 0
@@ -37,10 +34,10 @@ def speed(binary, settings, found, ms):
         engine.send('uginewgame')
         engine.send('position startpos moves ' + ' '.join(moves))
         _, lines = engine.timed_go(f'movetime {ms}')
-        last = [line for line in lines if ' nodes ' in line and ' time ' in line][-1]
-        nodes += int(re.search(r' nodes (\d+)', last).group(1))
-        elapsed += int(re.search(r' time (\d+)', last).group(1))
-    engine.send('quit')
+        info = last_info(lines)
+        nodes += int(field(info, 'nodes'))
+        elapsed += int(field(info, 'time'))
+    engine.quit()
     return nodes, elapsed
 
 

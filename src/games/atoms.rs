@@ -680,7 +680,10 @@ impl Atoms {
             };
             return (with_hand(me), with_hand(them));
         }
-        (self.raw_move_count(me), self.raw_move_count(them))
+        (
+            self.movement_counts(me).moves,
+            self.movement_counts(them).moves,
+        )
     }
 
     /// The empty cells a drop may go on, by rank then file: those beside
@@ -701,21 +704,8 @@ impl Atoms {
         })
     }
 
-    /// `raw_moves`'s count for `seat`, whether or not it is to move.
-    fn raw_move_count(&self, seat: Seat) -> i32 {
-        if self.in_drop_phase() {
-            let mut count = 0;
-            self.each_raw_move_of(seat, |_| {
-                count += 1;
-                true
-            });
-            count
-        } else {
-            self.movement_counts(seat).moves
-        }
-    }
-
-    /// Movement phase: `seat`'s moves and its atoms that have none.
+    /// Movement phase: `seat`'s moves (`raw_moves`'s count, whether or not
+    /// it is to move) and its atoms that have none.
     fn movement_counts(&self, seat: Seat) -> MoveCounts {
         let s = seat.index();
         let suicide = self.variant.suicide();
