@@ -14,32 +14,42 @@ itself made the third occurrence (`self`) or the opponent did with the
 move after it (`opp`), and MOVES BEFORE IT are the game's moves up to
 that move (opening included), for `position startpos moves ...`.
 
+With --solve LEAD SECONDS it asks instead, for each draw by the 100-move
+rule with ENGINE at least LEAD atoms up, `quintet solve` (BIN, default
+target/release/quintet; SECONDS each) for the value of the position
+right after the game's last removal, where the 100 moves began: could
+ENGINE have won from there? It prints one line per game and a tally.
+
     python3 bench/atoms_draws.py RECORDS ENGINE
     python3 bench/atoms_draws.py RECORDS ENGINE --positions 2
+    python3 bench/atoms_draws.py RECORDS ENGINE --solve 2 10 [BIN]
 """
 import collections
 import os
 import sys
+import types
 
 sys.path.insert(0, os.path.dirname(__file__))
+from decided import winner_at  # noqa: E402
 from records import opening_moves, read_record  # noqa: E402
 
 
 def main(args):
-    if len(args) not in (2, 4) or (len(args) == 4 and args[2] != '--positions'):
+    positions = len(args) == 4 and args[2] == '--positions'
+    solve = len(args) in (5, 6) and args[2] == '--solve'
+    if not (len(args) == 2 or positions or solve):
         sys.exit(__doc__)
     path, engine = args[0], args[1]
-    min_lead = int(args[3]) if len(args) == 4 else None
+    try:
+        min_lead = int(args[3]) if positions or solve else None
+    except ValueError:
+        sys.exit(__doc__)
+    if solve:
+        bin_ = args[5] if len(args) == 6 else 'target/release/quintet'
+        return solve_draws(path, engine, min_lead, types.SimpleNamespace(bin=bin_, time=args[4]))
     by_lead = collections.Counter()
     by_rule = collections.Counter()
-    for g in read_record(path)[1]:
-        if g['result'] != 'draw' or engine not in (g['p1'], g['p2']):
-            continue
-        final = g['final'].split()
-        seat = 0 if g['p1'] == engine else 1
-        lead = final[0].count('w') - final[0].count('b')
-        lead = lead if seat == 0 else -lead
-        rule = '100 moves' if final[-1] == '100' else 'repetition'
+    for g, seat, lead, rule in draws_of(read_record(path)[1], engine):
         by_lead[lead] += 1
         by_rule[(lead, rule)] += 1
         if min_lead is None or rule != 'repetition' or lead < min_lead:
@@ -55,6 +65,39 @@ def main(args):
     for lead in sorted(by_lead):
         rules = ', '.join(f"{by_rule[(lead, r)]} by {r}" for r in ('repetition', '100 moves'))
         print(f"  lead {lead:+d}: {by_lead[lead]} ({rules})")
+
+
+def draws_of(games, engine):
+    """ENGINE's drawn games, each with its seat (0 = p1), its atom lead on
+    the final board, and the rule that drew the game."""
+    for g in games:
+        if g['result'] != 'draw' or engine not in (g['p1'], g['p2']):
+            continue
+        final = g['final'].split()
+        seat = 0 if g['p1'] == engine else 1
+        lead = final[0].count('w') - final[0].count('b')
+        rule = '100 moves' if final[-1] == '100' else 'repetition'
+        yield g, seat, (lead if seat == 0 else -lead), rule
+
+
+def solve_draws(path, engine, min_lead, solver):
+    settings, games = read_record(path)
+    tally = collections.Counter()
+    for g, seat, lead, rule in draws_of(games, engine):
+        if rule != '100 moves' or lead < min_lead:
+            continue
+        # The counter reached 100 at the end, so the last removal came
+        # 100 plies before it.
+        moves = opening_moves(g) + g['moves'].split()
+        winner = winner_at(solver, settings, moves[:len(moves) - 100])
+        verdict = ('not settled' if winner is None
+                   else f'won by {engine}' if winner == ('p1', 'p2')[seat] else 'won by the other')
+        tally[verdict] += 1
+        print(f"game {g['game']}: lead {lead:+d}, {sum(map(g['final'].split()[0].count, 'wb'))} atoms "
+              f"at the end: {verdict}", flush=True)
+    print(f"{path}: {sum(tally.values())} draws by the 100-move rule with {engine} "
+          f"{min_lead}+ atoms up, solved {solver.time} s each at the last removal: "
+          + (', '.join(f'{n} {v}' for v, n in sorted(tally.items())) or 'none'))
 
 
 if __name__ == '__main__':
