@@ -18,7 +18,8 @@ With --solve LEAD SECONDS it asks instead, for each draw by the 100-move
 rule with ENGINE at least LEAD atoms up, `quintet solve` (BIN, default
 target/release/quintet; SECONDS each) for the value of the position
 right after the game's last removal, where the 100 moves began: could
-ENGINE have won from there? It prints one line per game and a tally.
+ENGINE have won from there? It prints one line per game (won by ENGINE, won by the
+other, a draw, or not settled) and a tally.
 
     python3 bench/atoms_draws.py RECORDS ENGINE
     python3 bench/atoms_draws.py RECORDS ENGINE --positions 2
@@ -30,7 +31,7 @@ import sys
 import types
 
 sys.path.insert(0, os.path.dirname(__file__))
-from decided import winner_at  # noqa: E402
+from decided import value_at  # noqa: E402
 from records import opening_moves, read_record  # noqa: E402
 
 
@@ -89,9 +90,9 @@ def solve_draws(path, engine, min_lead, solver):
         # The counter reached 100 at the end, so the last removal came
         # 100 plies before it.
         moves = opening_moves(g) + g['moves'].split()
-        winner = winner_at(solver, settings, moves[:len(moves) - 100])
-        verdict = ('not settled' if winner is None
-                   else f'won by {engine}' if winner == ('p1', 'p2')[seat] else 'won by the other')
+        value = value_at(solver, settings, moves[:len(moves) - 100])
+        verdict = ('not settled' if value is None else 'a draw' if value == 'draw'
+                   else f'won by {engine}' if value == ('p1', 'p2')[seat] else 'won by the other')
         tally[verdict] += 1
         print(f"game {g['game']}: lead {lead:+d}, {sum(map(g['final'].split()[0].count, 'wb'))} atoms "
               f"at the end: {verdict}", flush=True)

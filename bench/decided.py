@@ -27,8 +27,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 from records import opening_moves, read_record  # noqa: E402
 
 
-def winner_at(args, settings, moves):
-    """The seat (p1/p2) that wins with perfect play, or None if unsettled."""
+def value_at(args, settings, moves):
+    """`quintet solve`'s verdict: "p1" or "p2" (the seat that wins with
+    perfect play), "draw", or None when not settled in the time."""
     cmd = [args.bin, "--game", settings["game"], "--size", settings["size"],
            "--variant", settings.get("variant", "standard"), "solve",
            "--moves", " ".join(moves), "--time", str(args.time)]
@@ -39,7 +40,15 @@ def winner_at(args, settings, moves):
     last = (out.stdout.strip().splitlines() or [""])[-1].split()
     if out.returncode != 0 or not last:
         sys.exit(f"solve failed: {' '.join(cmd)}\n{out.stderr}")
-    return last[1] if last[0] == "winner" else None
+    if last[0] == "winner":
+        return last[1]
+    return "draw" if last[0] == "draw" else None
+
+
+def winner_at(args, settings, moves):
+    """The seat (p1/p2) that wins with perfect play, or None if unsettled."""
+    value = value_at(args, settings, moves)
+    return None if value == "draw" else value
 
 
 def judge(args, settings, game):
