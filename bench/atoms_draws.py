@@ -18,8 +18,8 @@ With --solve LEAD SECONDS it asks instead, for each draw by the 100-move
 rule with ENGINE at least LEAD atoms up, `quintet solve` (BIN, default
 target/release/quintet; SECONDS each) for the value of the position
 right after the game's last removal, where the 100 moves began: could
-ENGINE have won from there? It prints one line per game (won by ENGINE, won by the
-other, a draw, or not settled) and a tally.
+ENGINE have won from there? It prints one line per game (won by ENGINE,
+won by the other, a draw, or not settled) and a tally.
 
     python3 bench/atoms_draws.py RECORDS ENGINE
     python3 bench/atoms_draws.py RECORDS ENGINE --positions 2
