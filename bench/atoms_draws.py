@@ -32,7 +32,7 @@ import types
 
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import value_at  # noqa: E402
-from records import opening_moves, read_record  # noqa: E402
+from records import game_moves, read_record  # noqa: E402
 
 
 def main(args):
@@ -55,7 +55,7 @@ def main(args):
         by_rule[(lead, rule)] += 1
         if min_lead is None or rule != 'repetition' or lead < min_lead:
             continue
-        moves = opening_moves(g) + g['moves'].split()
+        moves = game_moves(g)
         last_by = (len(moves) - 1) % 2  # p1 makes the even plies
         k = len(moves) - 1 if last_by == seat else len(moves) - 2
         who = 'self' if last_by == seat else 'opp'
@@ -89,7 +89,7 @@ def solve_draws(path, engine, min_lead, solver):
             continue
         # The counter reached 100 at the end, so the last removal came
         # 100 plies before it.
-        moves = opening_moves(g) + g['moves'].split()
+        moves = game_moves(g)
         value = value_at(solver, settings, moves[:len(moves) - 100])
         verdict = ('not settled' if value is None else 'a draw' if value == 'draw'
                    else f'won by {engine}' if value == ('p1', 'p2')[seat] else 'won by the other')

@@ -21,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from records import opening_moves, read_record  # noqa: E402
+from records import game_moves, read_record  # noqa: E402
 
 DROPS = 22
 CHECKPOINTS = (DROPS, DROPS + 2, DROPS + 4, 42)
@@ -100,7 +100,7 @@ def by_lead_after_drops(path, engine, games):
     total = 0
     for game in games:
         seat = 0 if game['p1'] == engine else 1
-        moves = opening_moves(game) + game['moves'].split()
+        moves = game_moves(game)
         board = {cell(move): i % 2 for i, move in enumerate(moves[:DROPS])}
         remove_unstable(board)  # also in a game that ended during the drops, as always
         lead = sign(seat) * p1_lead(board)
@@ -123,7 +123,7 @@ def by_seat(path, engine, games):
             if game[name] != engine:
                 continue
             count += 1
-            moves = opening_moves(game) + game['moves'].split()
+            moves = game_moves(game)
             leads = {ply: sign(seat) * lead for ply, lead in leads_at(moves, CHECKPOINTS).items()}
             for ply, lead in leads.items():
                 sums[ply] += lead

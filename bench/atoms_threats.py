@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from atoms_drop_leads import DROPS, p1_lead, replay  # noqa: E402
-from records import opening_moves, read_record  # noqa: E402
+from records import game_moves, read_record  # noqa: E402
 
 LAST_PLY = 30
 
@@ -91,7 +91,7 @@ def main(paths):
             sys.exit(f"{path}: not Atoms, standard, 11 atoms each")
         size = int(settings['size'])
         for game in games:
-            row = game_row(opening_moves(game) + game['moves'].split(), size)
+            row = game_row(game_moves(game), size)
             if row:
                 rows.append(row)
     if len(rows) < 3:

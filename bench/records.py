@@ -32,3 +32,9 @@ def opening_moves(game):
     if words[:1] != ["moves"]:
         sys.exit(f"game {game.get('game')}: only 'moves ...' openings are supported")
     return words[1:]
+
+
+def game_moves(game):
+    """Every move of the game from the start: the opening's, then the
+    played ones."""
+    return opening_moves(game) + game.get("moves", "").split()

@@ -14,13 +14,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from engine import Engine, field, last_info  # noqa: E402
-from records import opening_moves, read_record  # noqa: E402
+from records import game_moves, read_record  # noqa: E402
 
 
 def positions(games):
     found = []
     for g in games[:40:2]:
-        moves = opening_moves(g) + g['moves'].split()
+        moves = game_moves(g)
         found += [moves[:k] for k in (30, 60) if len(moves) > k + 2]
     return found
 
