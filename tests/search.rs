@@ -123,7 +123,9 @@ fn alphabeta_with_reductions_finds_forced_wins_and_searches_less() {
 /// this Atoms position White's c3d3 takes b3 (level material), but Black
 /// answers e4e3, which takes f5: a depth-1 search must already see White
 /// an atom down, as the depth-3 search does, instead of scoring the
-/// position after c3d3 as level.
+/// position after c3d3 as level. (White's last atom, d3, then stands alone
+/// between e3 and d2, a fortress, so the atom down is scored a quarter:
+/// -104 / 4.)
 #[test]
 fn alphabeta_follows_captures_past_its_horizon() {
     let fen = "8/8/8/5w2/4b3/1bw5/3b4/8 w 0 0 0";
@@ -136,7 +138,7 @@ fn alphabeta_follows_captures_past_its_horizon() {
     let (shallow, seldepth) = score_at(1);
     let (deep, _) = score_at(3);
     assert!(
-        matches!(shallow, Score::Cp(cp) if cp <= -100),
+        matches!(shallow, Score::Cp(cp) if cp <= -25),
         "{shallow:?} at depth 1"
     );
     assert_eq!(shallow, deep);
