@@ -4,7 +4,10 @@
 Counts the drawn games of a `quintet match --record` file by ENGINE's
 atom lead on the final board and by the rule that drew them (the
 100-move rule when the final position's counter is 100, else the third
-occurrence). With --positions LEAD it prints instead, for each draw by
+occurrence), and those where the side behind held a fortress on the
+final board: a lone atom with one or two enemy atoms around it and no
+other atom within two cells of any of them (as the engine's Atoms
+evaluation judges it). With --positions LEAD it prints instead, for each draw by
 repetition with ENGINE at least LEAD atoms up, one line
 
     WHO<TAB>MOVE<TAB>MOVES BEFORE IT
@@ -50,9 +53,13 @@ def main(args):
         return solve_draws(path, engine, min_lead, types.SimpleNamespace(bin=bin_, time=args[4]))
     by_lead = collections.Counter()
     by_rule = collections.Counter()
+    fortresses = collections.Counter()
     for g, seat, lead, rule in draws_of(read_record(path)[1], engine):
         by_lead[lead] += 1
         by_rule[(lead, rule)] += 1
+        if lead != 0:
+            behind = 1 - seat if lead > 0 else seat
+            fortresses[lead] += holds_fortress(final_board(g['final']), behind)
         if min_lead is None or rule != 'repetition' or lead < min_lead:
             continue
         moves = game_moves(g)
@@ -65,7 +72,46 @@ def main(args):
     print(f"{path}: {sum(by_lead.values())} draws of {engine}")
     for lead in sorted(by_lead):
         rules = ', '.join(f"{by_rule[(lead, r)]} by {r}" for r in ('repetition', '100 moves'))
-        print(f"  lead {lead:+d}: {by_lead[lead]} ({rules})")
+        held = f"; {fortresses[lead]} with the side behind in a fortress" if lead else ""
+        print(f"  lead {lead:+d}: {by_lead[lead]} ({rules}{held})")
+
+
+def final_board(position):
+    """The cells of a position text's board, (file, rank) -> seat (0 = p1,
+    white)."""
+    board = {}
+    rows = position.split()[0].split('/')
+    for rank, row in enumerate(reversed(rows)):
+        file, digits = 0, ''
+        for ch in row + '/':
+            if ch.isdigit():
+                digits += ch
+                continue
+            file += int(digits or 0)
+            digits = ''
+            if ch in 'wb':
+                board[(file, rank)] = 0 if ch == 'w' else 1
+                file += 1
+    return board
+
+
+def holds_fortress(board, seat):
+    """Whether `seat` has a lone atom (no atom of its own within two cells)
+    with one or two enemy atoms within two cells, each of which has no
+    other atom within two cells."""
+    def near(a, b):
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 2
+    own = [c for c, s in board.items() if s == seat]
+    enemy = [c for c, s in board.items() if s != seat]
+    for atom in own:
+        if any(o != atom and near(o, atom) for o in own):
+            continue
+        guards = [e for e in enemy if near(e, atom)]
+        if 1 <= len(guards) <= 2 and all(
+                all(o == atom or not near(o, g) for o in own)
+                and all(e in guards or not near(e, g) for e in enemy) for g in guards):
+            return True
+    return False
 
 
 def draws_of(games, engine):

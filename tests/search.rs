@@ -145,6 +145,28 @@ fn alphabeta_follows_captures_past_its_horizon() {
     assert!(seldepth >= 2, "seldepth {seldepth}");
 }
 
+/// A lead is worth little where the side behind keeps a fortress. In this
+/// Atoms position (game 33 of session 43's 100 ms match against
+/// `uct-plain`, White 5 atoms up) h3g2 takes g4, but leaves black h2
+/// alone between white g2 and h1, nothing else near: White can never
+/// take that atom, which keeps a move, and the game was drawn by the
+/// 100-move rule. Without the fortress in the evaluation alpha-beta played
+/// h3g2 at depths 4 to 8; now it keeps the capture for later.
+#[test]
+fn alphabeta_ahead_walls_no_enemy_atom_into_a_fortress() {
+    let fen = "8/8/1w6/2b5/1www2b1/7w/2ww3b/2bw3w w 0 0 0";
+    for d in [4, 6] {
+        let mut s = session("atoms", "", fen);
+        let (best, report) = search(&mut s, "alphabeta", 1, depth(d));
+        assert_ne!(best, "h3g2", "depth {d}");
+        assert!(
+            matches!(report.score, Score::Cp(cp) if cp >= 300),
+            "{:?} at depth {d}",
+            report.score
+        );
+    }
+}
+
 /// Contempt scores a draw below level for the side to move at the root,
 /// whichever seat that is, and so makes alpha-beta play on from a
 /// position it would otherwise draw. In these Atoms positions the next

@@ -399,10 +399,11 @@ impl Atoms {
 
     /// Whether side `s` has an atom in a fortress: a group of its own with
     /// one or two enemy atoms (at most `FORTRESS_GUARDS`), no other atom
-    /// within two cells of any of them. The enemy atoms cannot take it
-    /// (each would have to leave it, and alone it has nothing else to
-    /// touch), and it always has a move around them, so `s` never runs
-    /// out of moves. (Three or more around it can freeze it.)
+    /// within two cells of any of them. The enemy atoms can never take it:
+    /// all of them would have to leave it in one move, and one alone
+    /// cannot leave without being removed. With one enemy atom it always
+    /// has a move around it, with two nearly always (three or more can
+    /// freeze it), so `s` keeps a move and cannot lose while it stands.
     fn holds_fortress(&self, s: usize) -> bool {
         let own = &self.state.pieces[s][..self.state.piece_count[s] as usize];
         let enemy = &self.state.pieces[1 - s][..self.state.piece_count[1 - s] as usize];
@@ -1370,7 +1371,7 @@ const FROZEN_ATOM: i32 = 30;
 /// 400.
 const FORTRESS_DIVISOR: i32 = 4;
 
-/// The most enemy atoms around a lone atom that still cannot freeze it.
+/// The most enemy atoms around a lone atom that seldom freeze it.
 const FORTRESS_GUARDS: usize = 2;
 
 /// Whether two cells (of the padded board) are at most two king steps
