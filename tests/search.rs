@@ -151,7 +151,7 @@ fn alphabeta_follows_captures_past_its_horizon() {
 /// alone between white g2 and h1, nothing else near: White can never
 /// take that atom, which keeps a move, and the game was drawn by the
 /// 100-move rule. Without the fortress in the evaluation alpha-beta played
-/// h3g2 at depths 4 to 8; now it keeps the capture for later.
+/// h3g2 at depths 4 to 8; now it plays another move.
 #[test]
 fn alphabeta_ahead_walls_no_enemy_atom_into_a_fortress() {
     let fen = "8/8/1w6/2b5/1www2b1/7w/2ww3b/2bw3w w 0 0 0";

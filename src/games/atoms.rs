@@ -1366,16 +1366,16 @@ const FROZEN_ATOM: i32 = 30;
 /// behind in atoms holds a fortress (`Atoms::holds_fortress`): the side
 /// ahead cannot win while it stands, so its lead is mostly a draw's. Most
 /// of `auto`'s draws against `uct-plain` ended in one, the lead kept to
-/// the 100-move rule. Session 44, against `uct-plain` at 100 ms, 200
-/// games: 175-25-0, +470.4, where the build without it had +322.7 over
-/// 400.
+/// the 100-move rule. Session 44, against `uct-plain` at 100 ms: +485.8
+/// over 400 games, where the build without it had +322.7 (against v0.1
+/// +133.9, from +111.4; bench/RESULTS.md).
 const FORTRESS_DIVISOR: i32 = 4;
 
 /// The most enemy atoms around a lone atom that seldom freeze it.
 const FORTRESS_GUARDS: usize = 2;
 
 /// Whether two cells (of the padded board) are at most two king steps
-/// apart: atoms further apart cannot meet in one move.
+/// apart: atoms further apart cannot come to touch in one move.
 fn within_two(a: u8, b: u8) -> bool {
     let (a, b) = (a as usize, b as usize);
     (a % WIDTH).abs_diff(b % WIDTH) <= 2 && (a / WIDTH).abs_diff(b / WIDTH) <= 2
@@ -1819,7 +1819,8 @@ mod tests {
         let holds = |text: &str, seat: Seat| {
             position(&format!("{text} w 0 0 0"), Variant::Standard).holds_fortress(seat.index())
         };
-        // Black a1 beside white b2; white h8 beside black g7 far away.
+        // Black a1 beside white b2 (and black g8 beside white h8 far away);
+        // white h8 beside black g7.
         assert!(holds("6bw/8/8/8/8/8/1w6/b7", Seat::P2));
         assert!(holds("7w/6b1/8/8/8/8/1w6/b7", Seat::P1));
         // Black e4 between white d5 and f3, nothing else within two cells.
@@ -1832,7 +1833,7 @@ mod tests {
         // atom itself (black g4): the group is not on its own.
         assert!(!holds("8/8/8/3w4/4b3/5w2/8/7b", Seat::P2));
         assert!(!holds("8/8/8/3w4/4b1b1/5w2/8/8", Seat::P2));
-        // Three cells away from both is far enough.
+        // An atom three cells or more from all of them does not matter.
         assert!(holds("8/8/8/3w4/4b3/5w2/8/b7", Seat::P2));
     }
 
