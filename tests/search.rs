@@ -167,6 +167,31 @@ fn alphabeta_ahead_walls_no_enemy_atom_into_a_fortress() {
     }
 }
 
+/// The fortress shrinks only the lead of the seat the search plays for,
+/// not its own deficit. In this Atoms position (game 24 of session 44's
+/// 10 s + 100 ms match against v0.1) material is level and Black's f7
+/// already stands in a fortress beside white f6. d3c4 throws an atom
+/// away (nothing white around c4, so it is removed): a quarter of an
+/// atom down scored -25, above the level lines' -34, and the build
+/// before played it at depths 4 and 6 (and in the game, drawn with Black
+/// an atom down). Now Black's own deficit counts in full and it stays
+/// level there. (At depths 8 and 10 both builds play d3c4, seeing
+/// further.)
+#[test]
+fn alphabeta_behind_does_not_throw_an_atom_away_into_its_own_fortress() {
+    let fen = "8/5b2/5w2/8/wb6/w1bb4/2w5/3bwbw1 b 0 0 0";
+    for d in [4, 6] {
+        let mut s = session("atoms", "", fen);
+        let (best, report) = search(&mut s, "alphabeta", 1, depth(d));
+        assert_ne!(best, "d3c4", "depth {d}");
+        assert!(
+            matches!(report.score, Score::Cp(cp) if cp > -60),
+            "{:?} at depth {d}: level material, not an atom down",
+            report.score
+        );
+    }
+}
+
 /// Contempt scores a draw below level for the side to move at the root,
 /// whichever seat that is, and so makes alpha-beta play on from a
 /// position it would otherwise draw. In these Atoms positions the next

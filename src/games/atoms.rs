@@ -397,6 +397,33 @@ impl Atoms {
         self.state.hand[0] > 0 || self.state.hand[1] > 0
     }
 
+    /// The evaluation for the side to move (see `Game::evaluate`). A
+    /// fortress of the side behind shrinks the score, unless that side is
+    /// `root` (`Game::evaluate_for`).
+    fn score(&self, root: Option<Seat>) -> i32 {
+        let me = self.to_move.index();
+        let them = 1 - me;
+        let material = |s: usize| self.state.piece_count[s] as i32 + self.state.hand[s] as i32;
+        let lead = material(me) - material(them);
+        if self.in_drop_phase() {
+            let (mine, theirs) = self.mobility();
+            return 100 * lead
+                + 4 * (mine - theirs)
+                + KEPT_ATOM * (self.kept_atoms(me) - self.kept_atoms(them));
+        }
+        let mine = self.movement_counts(self.to_move);
+        let theirs = self.movement_counts(self.to_move.other());
+        let score = 100 * lead
+            + 4 * (mine.moves - theirs.moves)
+            + FROZEN_ATOM * (theirs.frozen - mine.frozen);
+        let behind = if lead > 0 { them } else { me };
+        let root_behind = root.is_some_and(|seat| seat.index() == behind);
+        if lead != 0 && !root_behind && self.holds_fortress(behind) {
+            return score / FORTRESS_DIVISOR;
+        }
+        score
+    }
+
     /// Whether side `s` has an atom in a fortress: a group of its own with
     /// one or two enemy atoms (at most `FORTRESS_GUARDS`), no other atom
     /// within two cells of any of them. The enemy atoms can never take it:
@@ -1219,26 +1246,14 @@ impl Game for Atoms {
     /// all cannot move has lost), and the whole score shrunk where the side
     /// behind holds a fortress.
     fn evaluate(&self) -> i32 {
-        let me = self.to_move.index();
-        let them = 1 - me;
-        let material = |s: usize| self.state.piece_count[s] as i32 + self.state.hand[s] as i32;
-        let lead = material(me) - material(them);
-        if self.in_drop_phase() {
-            let (mine, theirs) = self.mobility();
-            return 100 * lead
-                + 4 * (mine - theirs)
-                + KEPT_ATOM * (self.kept_atoms(me) - self.kept_atoms(them));
-        }
-        let mine = self.movement_counts(self.to_move);
-        let theirs = self.movement_counts(self.to_move.other());
-        let score = 100 * lead
-            + 4 * (mine.moves - theirs.moves)
-            + FROZEN_ATOM * (theirs.frozen - mine.frozen);
-        let behind = if lead > 0 { them } else { me };
-        if lead != 0 && self.holds_fortress(behind) {
-            return score / FORTRESS_DIVISOR;
-        }
-        score
+        self.score(None)
+    }
+
+    /// As `evaluate`, but a fortress shrinks only the root's lead: its own
+    /// deficit counts in full, so that it does not go an atom down into a
+    /// fortress of its own rather than stay level.
+    fn evaluate_for(&self, root: Seat) -> i32 {
+        self.score(Some(root))
     }
 
     /// A move that leaves an enemy atom without any of the mover's atoms
@@ -1872,6 +1887,36 @@ mod tests {
             drops.evaluate(),
             100 + 4 * (mine - theirs) + KEPT_ATOM * kept
         );
+    }
+
+    #[test]
+    fn a_search_shrinks_only_the_lead_of_the_seat_it_plays_for() {
+        // The position of the test above: White leads by one atom, Black
+        // holds fortresses.
+        let text = "7w/6b1/8/3w4/4b3/5w2/8/8";
+        for to_move in ["w", "b"] {
+            let state = position(&format!("{text} {to_move} 0 0 0"), Variant::Standard);
+            let shrunk = state.evaluate();
+            let full = state.score(Some(Seat::P2));
+            // Playing for White, the lead is mostly a draw's.
+            assert_eq!(state.evaluate_for(Seat::P1), shrunk);
+            // Playing for Black, its own deficit counts in full.
+            assert_eq!(state.evaluate_for(Seat::P2), full);
+            assert_eq!(full / FORTRESS_DIVISOR, shrunk);
+            assert!(
+                full.abs() >= 60,
+                "a whole atom's lead, less mobility: {full}"
+            );
+        }
+        // Level material or the drop phase: the same for either seat.
+        for text in [
+            "8/6b1/8/3w4/4b3/5w2/8/8 w 0 0 0",
+            "7w/6b1/8/3w4/4b3/5w2/8/8 w 1 1 0",
+        ] {
+            let state = position(text, Variant::Standard);
+            assert_eq!(state.evaluate_for(Seat::P1), state.evaluate());
+            assert_eq!(state.evaluate_for(Seat::P2), state.evaluate());
+        }
     }
 
     #[test]

@@ -181,6 +181,14 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
 
     fn evaluate(&self) -> i32;
 
+    /// The evaluation in a search played for `root`: a game may judge a
+    /// position for the side it plays otherwise than for its opponent
+    /// (Atoms scores a lead the opponent can hold off as mostly a draw,
+    /// but its own deficit in full). `evaluate` by default.
+    fn evaluate_for(&self, _root: Seat) -> i32 {
+        self.evaluate()
+    }
+
     /// Whether `mv` (legal here) takes material, e.g. removes an enemy
     /// atom in Atoms. Alpha-beta goes on searching such moves past its
     /// horizon, so that it does not score a position halfway through an

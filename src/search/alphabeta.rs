@@ -20,7 +20,7 @@ use super::{
     Context, Evaluator, Limits, Plugin, Report, Root, Score, SearchResult, SearchSettings,
     Searcher, Setup, Variation,
 };
-use crate::games::{CompactMove, Game, Outcome};
+use crate::games::{CompactMove, Game, Outcome, Seat};
 use fxhash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -56,6 +56,9 @@ pub struct AlphaBetaConfig {
 /// Centipawns per unit of the learned value's logit (a 73% chance to win
 /// scores 200).
 const LOGIT_CP: f32 = 200.0;
+/// Mixed into the table's keys when the root's side to move is the second
+/// seat (any fixed odd 64-bit pattern does).
+const P2_ROOT_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 
 pub struct AlphaBeta<G: Game> {
     config: AlphaBetaConfig,
@@ -160,9 +163,16 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
             worker.reductions = reductions;
             worker.draw = draw;
             worker.repeats = position.can_repeat();
+            worker.root = position.side_to_move();
         }
         let tt = self.tt.as_mut().expect("allocated");
-        tt.new_search(position.history_salt());
+        // Leaves are scored for the root's seat (`Game::evaluate_for`), so
+        // a search for the other seat keeps apart from this one's entries.
+        let seat_salt = match position.side_to_move() {
+            Seat::P1 => 0,
+            Seat::P2 => P2_ROOT_SALT,
+        };
+        tt.new_search(position.history_salt() ^ seat_salt);
         let time = ctx.time_plan(limits, position, settings);
         let shared = Shared {
             tt,
@@ -250,6 +260,8 @@ struct Worker<G: Game> {
     draw: [i32; 2],
     /// Whether the game has a repetition rule (see [`Worker::repeats_path`]).
     repeats: bool,
+    /// The seat the search plays for (leaves are scored for it).
+    root: Seat,
     /// The hash of each position on the current line, by ply.
     path: Vec<u64>,
 }
@@ -269,6 +281,7 @@ impl<G: Game> Worker<G> {
             reductions: false,
             draw: [0; 2],
             repeats: false,
+            root: Seat::P1,
             path: vec![0; MAX_PLY + 1],
         }
     }
@@ -282,7 +295,7 @@ impl<G: Game> Worker<G> {
                 let p = evaluator.value(state).clamp(1e-4, 1.0 - 1e-4);
                 ((p / (1.0 - p)).ln() * LOGIT_CP) as i32
             }
-            None => state.evaluate(),
+            None => state.evaluate_for(self.root),
         };
         score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
