@@ -155,13 +155,19 @@ fn alphabeta_follows_captures_past_its_horizon() {
 #[test]
 fn alphabeta_ahead_walls_no_enemy_atom_into_a_fortress() {
     let fen = "8/8/1w6/2b5/1www2b1/7w/2ww3b/2bw3w w 0 0 0";
+    alphabeta_avoids_at_depths_4_and_6(fen, "h3g2", 300);
+}
+
+/// Alpha-beta in the Atoms position `fen` plays another move than
+/// `avoided` at depths 4 and 6, scored `floor` or more.
+fn alphabeta_avoids_at_depths_4_and_6(fen: &str, avoided: &str, floor: i32) {
     for d in [4, 6] {
         let mut s = session("atoms", "", fen);
         let (best, report) = search(&mut s, "alphabeta", 1, depth(d));
-        assert_ne!(best, "h3g2", "depth {d}");
+        assert_ne!(best, avoided, "depth {d}");
         assert!(
-            matches!(report.score, Score::Cp(cp) if cp >= 300),
-            "{:?} at depth {d}",
+            matches!(report.score, Score::Cp(cp) if cp >= floor),
+            "{:?} at depth {d}, below {floor}",
             report.score
         );
     }
@@ -180,16 +186,8 @@ fn alphabeta_ahead_walls_no_enemy_atom_into_a_fortress() {
 #[test]
 fn alphabeta_behind_does_not_throw_an_atom_away_into_its_own_fortress() {
     let fen = "8/5b2/5w2/8/wb6/w1bb4/2w5/3bwbw1 b 0 0 0";
-    for d in [4, 6] {
-        let mut s = session("atoms", "", fen);
-        let (best, report) = search(&mut s, "alphabeta", 1, depth(d));
-        assert_ne!(best, "d3c4", "depth {d}");
-        assert!(
-            matches!(report.score, Score::Cp(cp) if cp > -60),
-            "{:?} at depth {d}: level material, not an atom down",
-            report.score
-        );
-    }
+    // Level material, not an atom down.
+    alphabeta_avoids_at_depths_4_and_6(fen, "d3c4", -59);
 }
 
 /// Contempt scores a draw below level for the side to move at the root,
