@@ -5,7 +5,7 @@ Counts the drawn games of a `quintet match --record` file by ENGINE's
 atom lead on the final board and by the rule that drew them (the
 100-move rule when the final position's counter is 100, else the third
 occurrence), and those where the side behind held a fortress on the
-final board: a lone atom with one or two enemy atoms around it and no
+final board: a lone atom with one to four enemy atoms around it and no
 other atom within two cells of any of them (as the engine's Atoms
 evaluation judges it). With --positions LEAD it prints instead, for each draw by
 repetition with ENGINE at least LEAD atoms up, one line
@@ -76,6 +76,11 @@ def main(args):
         print(f"  lead {lead:+d}: {by_lead[lead]} ({rules}{held})")
 
 
+# The most enemy atoms around a lone atom in a fortress (the engine's
+# FORTRESS_GUARDS, src/games/atoms.rs; 2 until session 46).
+GUARDS = 4
+
+
 def final_board(position):
     """The cells of a position text's board, (file, rank) -> seat (0 = p1,
     white)."""
@@ -97,7 +102,7 @@ def final_board(position):
 
 def holds_fortress(board, seat):
     """Whether `seat` has a lone atom (no atom of its own within two cells)
-    with one or two enemy atoms within two cells, each of which has no
+    with one to GUARDS enemy atoms within two cells, each of which has no
     other atom within two cells."""
     def near(a, b):
         return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 2
@@ -107,7 +112,7 @@ def holds_fortress(board, seat):
         if any(o != atom and near(o, atom) for o in own):
             continue
         guards = [e for e in enemy if near(e, atom)]
-        if 1 <= len(guards) <= 2 and all(
+        if 1 <= len(guards) <= GUARDS and all(
                 all(o == atom or not near(o, g) for o in own)
                 and all(e in guards or not near(e, g) for e in enemy) for g in guards):
             return True
