@@ -1388,12 +1388,13 @@ const FROZEN_ATOM: i32 = 30;
 const FORTRESS_DIVISOR: i32 = 4;
 
 /// The most enemy atoms around a lone atom that still make a fortress.
-/// Session 46: 4 against 2, over `uct-plain` at 10 s + 100 ms, +424.3
-/// (200 games) where 2 had +381.7 (400 games). In those 400 games an
-/// isolated lone atom of the side behind with three or four enemy atoms
-/// around it stood 23 times in the final positions of the 61 draws that
-/// `auto` led, 11 times in 347 positions (plies 40 and 60) of the games
-/// it won while ahead (bench/atoms_groups.py, bench/RESULTS.md).
+/// Session 46: 4 against 2, over `uct-plain` at 10 s + 100 ms, +421.3
+/// where 2 had +381.7, over v0.1 +107.5 where 2 had +111.4 (400 games
+/// each). In session 45's 400 games against `uct-plain` an isolated
+/// lone atom of the side behind with three or four enemy atoms around it
+/// stood 23 times in the final positions of the 61 draws that `auto`
+/// led, 11 times in 347 positions (plies 40 and 60) of the games it won
+/// while ahead (bench/atoms_groups.py, bench/RESULTS.md).
 const FORTRESS_GUARDS: usize = 4;
 
 /// Whether two cells (of the padded board) are at most two king steps
@@ -1850,7 +1851,8 @@ mod tests {
         assert!(holds(star, Seat::P2));
         assert!(!holds(star, Seat::P1), "white has two atoms in the group");
         // A third and a fourth white atom around it (d3, then f5): still one
-        // (three or four can freeze it, but it mostly holds).
+        // (three or four can freeze it, as d5e5 would here, but in play such
+        // groups mostly held).
         assert!(holds("8/8/8/3w4/4b3/3w1w2/8/8", Seat::P2));
         assert!(holds("8/8/8/3w1w2/4b3/3w1w2/8/8", Seat::P2));
         // A fifth (e6, two cells above e4): not a fortress.
