@@ -100,12 +100,16 @@ def final_board(position):
     return board
 
 
+def near(a, b):
+    """Whether two cells are at most two king steps apart: atoms further
+    apart cannot come to touch in one move."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 2
+
+
 def holds_fortress(board, seat):
     """Whether `seat` has a lone atom (no atom of its own within two cells)
     with one to GUARDS enemy atoms within two cells, each of which has no
     other atom within two cells."""
-    def near(a, b):
-        return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 2
     own = [c for c, s in board.items() if s == seat]
     enemy = [c for c, s in board.items() if s != seat]
     for atom in own:

@@ -24,14 +24,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from atoms_drop_leads import replay  # noqa: E402
+from atoms_draws import near  # noqa: E402
+from atoms_drop_leads import outcome, p1_lead, replay, sign  # noqa: E402
 from records import game_moves, read_record  # noqa: E402
 
 SAMPLE_PLIES = (40, 60)
-
-
-def near(a, b):
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 2
 
 
 def groups(board):
@@ -60,10 +57,6 @@ def kinds(board, behind):
             yield own, len(group) - own
 
 
-def lead(board, seat):
-    return sum(1 if s == seat else -1 for s in board.values())
-
-
 def main(args):
     if len(args) < 2:
         sys.exit(__doc__)
@@ -75,13 +68,13 @@ def main(args):
             if engine not in (game['p1'], game['p2']):
                 continue
             seat = 0 if game['p1'] == engine else 1
-            won = game['result'] == ('p1win' if seat == 0 else 'p2win')
+            won = outcome(game, seat) == 'W'
             board = {}
             for ply, board in replay(game_moves(game)):
-                if won and ply in SAMPLE_PLIES and lead(board, seat) >= 1:
+                if won and ply in SAMPLE_PLIES and sign(seat) * p1_lead(board) >= 1:
                     samples += 1
                     in_wins.update(kinds(board, 1 - seat))
-            if game['result'] == 'draw' and lead(board, seat) >= 1:
+            if outcome(game, seat) == 'D' and sign(seat) * p1_lead(board) >= 1:
                 draws += 1
                 in_draws.update(kinds(board, 1 - seat))
     print(f"{engine}: {draws} draws led at the end, {samples} positions of games won"
