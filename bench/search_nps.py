@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Search speed of engine builds on positions from a match record.
 
-Takes plies 30 and 60 of every other game among the record's first 40,
-sends each as `position startpos moves ...` (the record's game and size)
-followed by `go movetime MS`, and prints per binary the nodes and
-milliseconds of the last info line of each search, added up, and their
-ratio. Give the binaries in turn (A B A B) to see the machine's noise.
+Takes plies 30 and 60 (or those of `--plies`) of every other game among
+the record's first 40, sends each as `position startpos moves ...` (the
+record's game and size) followed by `go movetime MS` (or, with
+`--nodes`, `go nodes MS`: the same work for every build, timed), and
+prints per binary the nodes and milliseconds of the last info line of
+each search, added up, and their ratio. Give the binaries in turn (A B A
+B) to see the machine's noise. Hadron's games are short: `--plies 10,14`.
 
-    python3 bench/search_nps.py RECORDS MS BIN [BIN ...]
+    python3 bench/search_nps.py [--plies A,B] [--nodes] RECORDS MS BIN [BIN ...]
 """
 import os
 import sys
@@ -17,15 +19,15 @@ from engine import Engine, field, last_info  # noqa: E402
 from records import game_moves, read_record  # noqa: E402
 
 
-def positions(games):
+def positions(games, plies=(30, 60)):
     found = []
     for g in games[:40:2]:
         moves = game_moves(g)
-        found += [moves[:k] for k in (30, 60) if len(moves) > k + 2]
+        found += [moves[:k] for k in plies if len(moves) > k + 2]
     return found
 
 
-def speed(binary, settings, found, ms):
+def speed(binary, settings, found, ms, limit='movetime'):
     engine = Engine(binary)
     engine.setoptions(Game=settings['game'], Size=settings.get('size', 0), Hash=64)
     engine.ready()
@@ -33,7 +35,7 @@ def speed(binary, settings, found, ms):
     for moves in found:
         engine.send('uginewgame')
         engine.send('position startpos moves ' + ' '.join(moves))
-        _, lines = engine.timed_go(f'movetime {ms}')
+        _, lines = engine.timed_go(f'{limit} {ms}')
         info = last_info(lines)
         nodes += int(field(info, 'nodes'))
         elapsed += int(field(info, 'time'))
@@ -42,12 +44,24 @@ def speed(binary, settings, found, ms):
 
 
 def main(args):
+    plies, limit = (30, 60), 'movetime'
+    while args and args[0].startswith('--'):
+        if args[0] == '--nodes':
+            limit, args = 'nodes', args[1:]
+        elif args[0] == '--plies' and len(args) > 1:
+            try:
+                plies = tuple(int(p) for p in args[1].split(','))
+            except ValueError:
+                sys.exit(f"--plies wants numbers like 10,14, not {args[1]!r}")
+            args = args[2:]
+        else:
+            sys.exit(__doc__)
     if len(args) < 3 or not args[1].isdigit():
         sys.exit(__doc__)
     settings, games = read_record(args[0])
-    found = positions(games)
+    found = positions(games, plies)
     for binary in args[2:]:
-        nodes, elapsed = speed(binary, settings, found, int(args[1]))
+        nodes, elapsed = speed(binary, settings, found, int(args[1]), limit)
         print(f"{binary}: {len(found)} positions, {nodes} nodes in {elapsed} ms, "
               f"{nodes * 1000 // max(elapsed, 1)} nodes/s")
 
