@@ -16,6 +16,8 @@ position where one was made.
 
     python3 bench/last_errors.py RECORDS ENGINE [--games N] [--time S]
         [--bin QUINTET] [--jobs N]
+
+--games N takes ENGINE's first N decided games.
 """
 
 import argparse
@@ -81,11 +83,14 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     settings, games = read_record(args.records)
-    games = [g for g in games if g.get("winner") in (g.get("p1"), g.get("p2"))]
+    # ENGINE's decided games only: a round robin's record holds others.
+    games = [g for g in games
+             if args.engine in (g.get("p1"), g.get("p2"))
+             and g.get("winner") in (g.get("p1"), g.get("p2"))]
+    if not games:
+        sys.exit(f"{args.records}: no decided game of {args.engine!r}")
     if args.games > 0:
         games = games[:args.games]
-    if not any(args.engine in (g["p1"], g["p2"]) for g in games):
-        sys.exit(f"{args.records}: no decided game of {args.engine!r}")
 
     def scan(game):
         result = "won" if game["winner"] == args.engine else "lost"
