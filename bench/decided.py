@@ -27,22 +27,43 @@ sys.path.insert(0, os.path.dirname(__file__))
 from records import opening_moves, read_record  # noqa: E402
 
 
-def value_at(args, settings, moves):
-    """`quintet solve`'s verdict: "p1" or "p2" (the seat that wins with
-    perfect play), "draw", or None when not settled in the time."""
+def solve_lines(args, settings, moves, *extra):
+    """The lines `quintet solve` prints for the position after `moves`."""
     cmd = [args.bin, "--game", settings["game"], "--size", settings["size"],
            "--variant", settings.get("variant", "standard"), "solve",
-           "--moves", " ".join(moves), "--time", str(args.time)]
+           "--moves", " ".join(moves), "--time", str(args.time), *extra]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True)
     except OSError as e:
         sys.exit(f"{args.bin}: {e.strerror} (build it: cargo build --release)")
-    last = (out.stdout.strip().splitlines() or [""])[-1].split()
-    if out.returncode != 0 or not last:
+    lines = out.stdout.strip().splitlines()
+    if out.returncode != 0 or not lines:
         sys.exit(f"solve failed: {' '.join(cmd)}\n{out.stderr}")
-    if last[0] == "winner":
-        return last[1]
-    return "draw" if last[0] == "draw" else None
+    return lines
+
+
+def verdict(words):
+    """"p1"/"p2"/"draw" from a solve line's words, or None (unknown)."""
+    if words[:1] == ["winner"]:
+        return words[1]
+    return "draw" if words[:1] == ["draw"] else None
+
+
+def value_at(args, settings, moves):
+    """`quintet solve`'s verdict: "p1" or "p2" (the seat that wins with
+    perfect play), "draw", or None when not settled in the time."""
+    return verdict(solve_lines(args, settings, moves)[-1].split())
+
+
+def children_at(args, settings, moves):
+    """The verdict after each legal move (`quintet solve --children`, each
+    child within the time): {move: "p1"/"p2"/"draw"/None}."""
+    values = {}
+    for line in solve_lines(args, settings, moves, "--children"):
+        words = line.split()
+        if words[:1] == ["child"] and len(words) >= 3:
+            values[words[1]] = verdict(words[2:])
+    return values
 
 
 def winner_at(args, settings, moves):

@@ -20,6 +20,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 pub mod proofs;
+pub mod swindle;
 
 /// What `Search auto` means for one game: the searcher and the settings
 /// that measured strongest there.
@@ -294,21 +295,29 @@ impl<G: Game> GameSession<G> {
             ..settings.clone()
         };
         let plan = TimeManager::for_search(limits, current, settings);
+        let clock = proofs::MoveClock {
+            plan: &plan,
+            start: run.start,
+            stop: run.stop,
+        };
         let proven = match &self.proofs {
-            Some(table) => {
-                proofs::try_prove(current, table, settings, limits, &plan, run.start, run.stop)
-            }
+            Some(table) => proofs::try_prove(current, table, settings, limits, &clock),
             None => None,
         };
         let (mut proven_loss, mut holding) = (None, None);
         match proven {
-            Some(proofs::Proven::Settled(result)) => {
-                return Some(SearchResult {
-                    best: current.format_move(result.best),
-                    report: in_text(current, result.report),
-                });
+            Some(proofs::Proven::Settled(result)) => return Some(result_in_text(current, result)),
+            Some(proofs::Proven::Lost { plies }) => {
+                let swindle = self
+                    .proofs
+                    .as_ref()
+                    .filter(|_| settings.swindles)
+                    .and_then(|table| swindle::try_swindle(current, table, plies, &clock));
+                if let Some(result) = swindle {
+                    return Some(result_in_text(current, result));
+                }
+                proven_loss = Some(plies)
             }
-            Some(proofs::Proven::Lost { plies }) => proven_loss = Some(plies),
             Some(proofs::Proven::Draw { holding: mv }) => holding = Some(mv),
             None => {}
         }
@@ -334,10 +343,7 @@ impl<G: Game> GameSession<G> {
             let deadline = plan.target().map(|target| run.start + target);
             proofs::hold_the_draw(current, &mut result, mv, table, deadline, run.stop);
         }
-        Some(SearchResult {
-            best: current.format_move(result.best),
-            report: in_text(current, result.report),
-        })
+        Some(result_in_text(current, result))
     }
 }
 
@@ -555,6 +561,14 @@ impl<G: Game> Session for GameSession<G> {
             picture.mark_move(&before.format_move(last), &before.picture());
         }
         picture
+    }
+}
+
+/// A search's result with its moves as text.
+fn result_in_text<G: Game>(root: &G, result: SearchResult<G::Move>) -> SearchResult<String> {
+    SearchResult {
+        best: root.format_move(result.best),
+        report: in_text(root, result.report),
     }
 }
 

@@ -351,3 +351,105 @@ fn mcts_proves_hadron_7_at_its_leaves_unless_proofs_are_off() {
     let score = last_field(&lines, "score", 2);
     assert!(!score.starts_with("mate"), "without: '{score}'");
 }
+
+/// A proven loss plays a swindle: the move that leaves the opponent the
+/// fewest winning replies. Hadron 7x7 seventeen plies in (session 40's game
+/// 2, where Blue was lost): each move's replies are proven here by the
+/// library's solver, and the engine's move must have the fewest winning
+/// ones, its line naming the lone winning reply where there is one. The
+/// `random` searcher knows no mates, so the move can only be the swindle's.
+#[test]
+fn a_proven_loss_plays_the_move_with_the_fewest_winning_replies() {
+    let moves: Vec<String> = "b6 e1 g5 c2 a5 g7 d4 g1 f3 b4 e6 c5 a2 b5 d5 d7 a7"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    let config = config("hadron", 7, "");
+    let counts = registry::with_game(
+        &config,
+        WinningReplies {
+            moves: moves.clone(),
+        },
+    )
+    .unwrap();
+    let fewest = counts.iter().map(|c| c.1).min().expect("moves");
+    assert!(
+        fewest < counts.iter().map(|c| c.1).max().unwrap(),
+        "{counts:?}"
+    );
+    let mut engine = Engine::new(&config);
+    engine.send("setoption name Search value random");
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    let (lines, mv) = engine.go("go movetime 2000");
+    assert!(
+        last_field(&lines, "score", 2).starts_with("mate -"),
+        "{lines:?}"
+    );
+    let (_, winning, _) = counts.iter().find(|c| c.0 == mv).expect("a legal move");
+    assert_eq!(*winning, fewest, "{mv} of {counts:?}");
+    let pv = last_field(&lines, "pv", 2);
+    if fewest == 1 {
+        let answer = counts.iter().find(|c| c.0 == mv).and_then(|c| c.2.clone());
+        assert_eq!(
+            pv,
+            format!("{mv} {}", answer.expect("the lone winning reply"))
+        );
+    }
+    // Off, the searcher chooses: `random` has no line of two.
+    engine.send("setoption name Swindles value false");
+    let (lines, _) = engine.go("go movetime 2000");
+    assert!(
+        last_field(&lines, "score", 2).starts_with("mate -"),
+        "{lines:?}"
+    );
+    assert_eq!(
+        last_field(&lines, "pv", 2).split(' ').count(),
+        1,
+        "{lines:?}"
+    );
+}
+
+/// After `moves` (the side to move lost): per legal move, its text, the
+/// opponent's winning replies and the last of them, each proven exactly.
+struct WinningReplies {
+    moves: Vec<String>,
+}
+
+impl GameVisitor for WinningReplies {
+    type Output = Vec<(String, usize, Option<String>)>;
+    fn visit<G: Game>(self, _c: &GameConfig, mut state: G, _p: &Profile) -> Self::Output {
+        for text in &self.moves {
+            let mv = state.parse_move(text).expect("a legal move");
+            state.play(mv);
+        }
+        let winner = state.side_to_move().other();
+        let table = ProofTable::new(16);
+        let value = |s: &G| {
+            s.outcome()
+                .or_else(|| solve::prove(s, &Budget::default(), &table, 1).value)
+        };
+        assert_eq!(value(&state), Some(Outcome::Win(winner)), "not lost");
+        let mut counts = Vec::new();
+        for mv in legal(&state) {
+            let mut child = state.clone();
+            child.play(mv);
+            let (mut winning, mut last) = (0, None);
+            for reply in legal(&child) {
+                let mut grandchild = child.clone();
+                grandchild.play(reply);
+                if value(&grandchild) == Some(Outcome::Win(winner)) {
+                    winning += 1;
+                    last = Some(child.format_move(reply));
+                }
+            }
+            counts.push((state.format_move(mv), winning, last));
+        }
+        counts
+    }
+}
+
+fn legal<G: Game>(state: &G) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+}

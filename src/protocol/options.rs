@@ -163,6 +163,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         apply: |o, v| o.engine.proofs = v.flag(),
     },
     OptionSpec {
+        name: "Swindles",
+        kind: Kind::Check { default: true },
+        help: "in a position proven lost, play the move that leaves the opponent the fewest winning replies (needs Proofs)",
+        apply: |o, v| o.search.swindles = v.flag(),
+    },
+    OptionSpec {
         name: "Threads",
         kind: Kind::Spin {
             default: 1,

@@ -40,6 +40,9 @@ pub struct SearchSettings {
     /// Share a clock over at most this many of our moves (`auto` where
     /// proofs end the thinking early); `None`: the game's estimate alone.
     pub plan_moves: Option<u32>,
+    /// In a position proven lost, play the move that leaves the opponent
+    /// the fewest winning replies (with proofs during play).
+    pub swindles: bool,
 }
 
 impl Default for SearchSettings {
@@ -53,6 +56,7 @@ impl Default for SearchSettings {
             multipv: 1,
             move_stats: false,
             plan_moves: None,
+            swindles: true,
         }
     }
 }

@@ -4,8 +4,10 @@
 //! once, its distance made exact by a mate search where one finishes; a
 //! proven draw is searched as usual (an opponent may still err) but its
 //! move is checked, and one that the check proves to lose gives way to the
-//! proof's drawing move; a proven loss is searched as usual (for the
-//! longest resistance the searcher finds) and reported as one.
+//! proof's drawing move; a proven loss plays the swindle that leaves the
+//! opponent the fewest winning replies (`swindle.rs`, the `Swindles`
+//! option), or where none is found is searched as usual (for the longest
+//! resistance the searcher finds) and reported as one.
 
 use crate::games::{Game, Outcome};
 use crate::search::mate::{self, MateBudget};
@@ -55,7 +57,21 @@ pub enum Proven<G: Game> {
     Lost { plies: u32 },
 }
 
-/// Tries to prove `root` within its share of `plan`, the move's time
+/// A move's time: its plan, when it started, and the stop flag.
+pub struct MoveClock<'a> {
+    pub plan: &'a TimeManager,
+    pub start: Instant,
+    pub stop: &'a AtomicBool,
+}
+
+impl MoveClock<'_> {
+    /// When `share` of the move's time is over (`None`: no time planned).
+    pub fn at(&self, share: f64) -> Option<Instant> {
+        Some(self.start + self.plan.target()?.mul_f64(share))
+    }
+}
+
+/// Tries to prove `root` within its share of `clock`, the move's time
 /// (timed searches only: node and depth limits stay exact, `infinite` analysis is the
 /// searcher's). `None`: not proven, search as usual.
 pub fn try_prove<G: Game>(
@@ -63,15 +79,13 @@ pub fn try_prove<G: Game>(
     table: &ProofTable,
     settings: &SearchSettings,
     limits: &Limits,
-    plan: &TimeManager,
-    start: Instant,
-    stop: &AtomicBool,
+    clock: &MoveClock,
 ) -> Option<Proven<G>> {
     if !limits.is_timed() {
         return None;
     }
-    let target = plan.target()?;
-    let deadline = start + target.mul_f64(proof_share(root.moves_left_estimate()));
+    let (start, stop) = (clock.start, clock.stop);
+    let deadline = clock.at(proof_share(root.moves_left_estimate()))?;
     let threads = settings.threads.max(1);
     let budget = Budget::until(Some(deadline), Some(stop));
     let proof = solve::on_big_stack(|| solve::prove(root, &budget, table, threads))?;
@@ -99,7 +113,7 @@ pub fn try_prove<G: Game>(
     let plies = proof.plies.unwrap_or(1).max(1);
     let budget = MateBudget {
         nodes: None,
-        deadline: Some(start + target.mul_f64(MATE_SHARE)),
+        deadline: clock.at(MATE_SHARE),
         stop: Some(stop),
     };
     let found = mate::quickest_win(root, MATE_PLIES, &budget);
