@@ -7,7 +7,8 @@ position from --from-ply on where ENGINE is to move and holds a win that
 counts its winning moves and its moves, and whether the move it played
 wins; a game stops being read at its first miss. Prints one JSON line per
 position, then the miss rate by the count of winning moves: the numbers
-behind the `Swindles` option (a lost side should leave the fewest).
+behind the `Swindles` option (a lost side should leave the fewest);
+positions where every move wins are not counted.
 
 With --lost, reads ENGINE's lost positions instead: at each one where
 ENGINE is to move, every move's count of the opponent's winning replies
@@ -87,6 +88,11 @@ def bucket(winning, moves):
 
 
 def summary(rows):
+    # Where every move wins there is nothing to miss: such positions are
+    # listed above but not counted.
+    forced = [r for r in rows if r["winning"] == r["moves"]]
+    rows = [r for r in rows if r["winning"] < r["moves"]]
+    print(f"positions where every move wins (not counted): {len(forced)}")
     counts = collections.defaultdict(lambda: [0, 0])
     for row in rows:
         key = bucket(row["winning"], row["moves"])

@@ -4,7 +4,7 @@
 //!
 //! Why: the opponent may err. Plain UCT misses a lone winning reply about
 //! half the time, and one of many almost never (bench/RESULTS.md, session
-//! 48). The search would play the longest resistance, which knows nothing
+//! 49). The search would play the longest resistance, which knows nothing
 //! of how hard the win is to find.
 
 use super::proofs::MoveClock;
