@@ -877,3 +877,21 @@ fn frontier_with_no_time_leaves_positions_unknown_and_says_so() {
     );
     assert!(lines[3].starts_with("winner p2 nodes "), "{lines:?}");
 }
+
+/// `quintet solve ... | head`: a reader that has gone away ends the
+/// command as SIGPIPE ends a Unix tool (exit code 141), never with a panic
+/// report. The pipe's read end is closed before the command starts, so its
+/// first line already fails.
+#[test]
+fn solve_command_ends_quietly_when_its_reader_has_gone() {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(QUINTET)
+        .args(["solve", "--game", "hadron", "--size", "3", "--children"])
+        .stdout(writer)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert_eq!(out.status.code(), Some(141), "stderr: {stderr}");
+}
