@@ -21,6 +21,9 @@ use std::time::Instant;
 
 pub mod proofs;
 pub mod swindle;
+pub mod trap_model;
+
+use trap_model::TrapModel;
 
 /// What `Search auto` means for one game: the searcher and the settings
 /// that measured strongest there.
@@ -196,6 +199,8 @@ pub struct GameSession<G: Game> {
     lag: LagMeter,
     /// The proof table while `Proofs` is on (and `Hash` leaves room for it).
     proofs: Option<ProofTable>,
+    /// The swindles' model of the opponent, made when first asked for.
+    trap_model: Option<TrapModel<G>>,
 }
 
 impl<G: Game> GameSession<G> {
@@ -216,6 +221,7 @@ impl<G: Game> GameSession<G> {
             searcher: None,
             lag: LagMeter::default(),
             proofs: None,
+            trap_model: None,
         }
     }
 
@@ -308,11 +314,13 @@ impl<G: Game> GameSession<G> {
         match proven {
             Some(proofs::Proven::Settled(result)) => return Some(result_in_text(current, result)),
             Some(proofs::Proven::Lost { plies }) => {
+                let model = (settings.swindles && settings.swindle_model)
+                    .then(|| self.trap_model.get_or_insert_with(TrapModel::timed));
                 let swindle = self
                     .proofs
                     .as_ref()
                     .filter(|_| settings.swindles)
-                    .and_then(|table| swindle::try_swindle(current, table, plies, &clock));
+                    .and_then(|table| swindle::try_swindle(current, table, plies, &clock, model));
                 if let Some(result) = swindle {
                     return Some(result_in_text(current, result));
                 }
@@ -548,6 +556,7 @@ impl<G: Game> Session for GameSession<G> {
             searcher: None,
             lag: LagMeter::default(),
             proofs: None,
+            trap_model: None,
         })
     }
 

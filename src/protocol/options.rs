@@ -169,6 +169,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         apply: |o, v| o.search.swindles = v.flag(),
     },
     OptionSpec {
+        name: "SwindleModel",
+        kind: Kind::Check { default: true },
+        help: "in a swindle, first a move whose winning replies a short plain Monte Carlo search (uct-plain's) passes over (needs Swindles)",
+        apply: |o, v| o.search.swindle_model = v.flag(),
+    },
+    OptionSpec {
         name: "Threads",
         kind: Kind::Spin {
             default: 1,

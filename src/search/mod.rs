@@ -43,6 +43,9 @@ pub struct SearchSettings {
     /// In a position proven lost, play the move that leaves the opponent
     /// the fewest winning replies (with proofs during play).
     pub swindles: bool,
+    /// In a swindle, prefer a move whose winning replies a short plain
+    /// Monte Carlo search passes over (`session::trap_model`).
+    pub swindle_model: bool,
 }
 
 impl Default for SearchSettings {
@@ -57,6 +60,7 @@ impl Default for SearchSettings {
             move_stats: false,
             plan_moves: None,
             swindles: true,
+            swindle_model: true,
         }
     }
 }
