@@ -5,12 +5,12 @@
 //! expected to play; a move whose winning replies it passes over is a trap.
 //!
 //! Why: the count of winning replies says nothing of how easy they are to
-//! find. `uct-plain` at 10 s + 100 ms found the lone winning reply in 21 of
-//! the 29 positions the swindles left it, and its own search, given 60 ms
-//! on each of 48 such positions, foretold whether it would find a win in
-//! 46 (bench/RESULTS.md, session 50). A trap chosen by this model is the
-//! most it can be against that opponent; what it is worth against others
-//! is measured against v0.1.
+//! find. Against swindles, `uct-plain` at 10 s + 100 ms found a lone
+//! winning move in 21 of 29 positions, and in 47 positions where it held a
+//! win with one or two winning moves, one seed of its own search at 60 ms
+//! agreed with what it did in 169 of 188 tries (bench/RESULTS.md, session
+//! 50). Against that opponent this model is the most it can be; what it
+//! is worth against others is measured against v0.1.
 
 use crate::games::Game;
 use crate::search::searcher::GamePath;
