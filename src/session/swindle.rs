@@ -57,13 +57,6 @@ pub struct Swindle<M> {
     pub nodes: u64,
 }
 
-impl<M> Swindle<M> {
-    /// Fewer winning replies first, then more replies to err with.
-    fn beats(&self, winning: usize, replies: usize) -> bool {
-        winning < self.winning || (winning == self.winning && replies > self.replies)
-    }
-}
-
 /// What weighing found: the moves weighed in full and the nodes spent;
 /// `Err(mv)`: `mv` is not lost after all.
 type Weighing<M> = Result<(Vec<Weighed<M>>, u64), M>;
@@ -73,6 +66,15 @@ struct Weighed<M> {
     mv: M,
     winning: Vec<M>,
     replies: usize,
+}
+
+impl<M> Weighed<M> {
+    /// Whether a move leaving `winning` of `replies` beats this one: fewer
+    /// winning replies first, then more replies to err with.
+    fn beaten_by(&self, winning: usize, replies: usize) -> bool {
+        let own = self.winning.len();
+        winning < own || (winning == own && replies > self.replies)
+    }
 }
 
 impl<M: Copy> Weighed<M> {
@@ -147,12 +149,15 @@ pub fn choose<G: Game>(
     let fewest = weighed
         .iter()
         .filter(|w| w.winning.len() < w.replies)
-        .fold(None::<&Weighed<G::Move>>, |best, w| match best {
-            Some(b) if !b.swindle(false, 0).beats(w.winning.len(), w.replies) => Some(b),
-            _ => Some(w),
+        .reduce(|b, w| {
+            if b.beaten_by(w.winning.len(), w.replies) {
+                w
+            } else {
+                b
+            }
         })?;
     if let Some((model, until)) = model
-        && let Some(trap) = first_trap(root, &weighed, model, until, stop)
+        && let Some(trap) = first_trap(root, &weighed, fewest.winning.len(), model, until, stop)
     {
         return Some(trap.swindle(true, nodes));
     }
@@ -173,7 +178,8 @@ fn weigh<G: Game>(
     let winner = root.side_to_move().other();
     let moves = legal_moves(root);
     let mut weighed: Vec<Weighed<G::Move>> = Vec::new();
-    let mut best: Option<Swindle<G::Move>> = None;
+    // The best of `weighed` so far, by its index.
+    let mut best: Option<usize> = None;
     let mut nodes = 0;
     for (i, &mv) in moves.iter().enumerate() {
         let mut child = root.clone();
@@ -211,11 +217,11 @@ fn weigh<G: Game>(
             if value.is_none_or(|v| v == Outcome::Win(winner)) {
                 winning.push(reply);
             }
-            let behind = best.as_ref().is_some_and(|b| {
+            let behind = best.map(|b| &weighed[b]).is_some_and(|b| {
                 if slack == 0 {
-                    !b.beats(winning.len(), replies.len())
+                    !b.beaten_by(winning.len(), replies.len())
                 } else {
-                    winning.len() > b.winning + slack
+                    winning.len() > b.winning.len() + slack
                 }
             });
             if behind {
@@ -231,11 +237,8 @@ fn weigh<G: Game>(
             winning,
             replies: replies.len(),
         };
-        if best
-            .as_ref()
-            .is_none_or(|b| b.beats(this.winning.len(), this.replies))
-        {
-            best = Some(this.swindle(false, 0));
+        if best.is_none_or(|b| weighed[b].beaten_by(this.winning.len(), this.replies)) {
+            best = Some(weighed.len());
         }
         weighed.push(this);
     }
@@ -243,21 +246,21 @@ fn weigh<G: Game>(
 }
 
 /// Of the `weighed` moves that leave a winning reply to miss and at most
-/// `MODEL_SLACK` more winning replies than the fewest, the first (fewest
+/// `MODEL_SLACK` more winning replies than the `fewest`, the first (fewest
 /// winning replies, then most replies) after which the model
 /// expects a reply that is not winning, asked until `until`; the
 /// questions share the time evenly.
 fn first_trap<'a, G: Game>(
     root: &G,
     weighed: &'a [Weighed<G::Move>],
+    fewest: usize,
     model: &mut TrapModel<G>,
     until: Instant,
     stop: &AtomicBool,
 ) -> Option<&'a Weighed<G::Move>> {
-    let open = weighed.iter().filter(|w| w.winning.len() < w.replies);
-    let fewest = open.clone().map(|w| w.winning.len()).min()?;
-    let mut order: Vec<&Weighed<G::Move>> = open
-        .filter(|w| w.winning.len() <= fewest + MODEL_SLACK)
+    let mut order: Vec<&Weighed<G::Move>> = weighed
+        .iter()
+        .filter(|w| w.winning.len() < w.replies && w.winning.len() <= fewest + MODEL_SLACK)
         .collect();
     order.sort_by_key(|w| (w.winning.len(), std::cmp::Reverse(w.replies)));
     order.truncate(MODEL_QUESTIONS);
