@@ -104,6 +104,20 @@ impl TimeManager {
         }
     }
 
+    /// The same plan with the time a move should take (on a clock) grown
+    /// by `factor`, never past the hard limit; a fixed `movetime` is
+    /// already spent whole and stays as it is.
+    pub fn stretched(&self, factor: f64) -> Self {
+        let soft = match (self.soft, self.hard) {
+            (Some(soft), Some(hard)) => Some(soft.mul_f64(factor.max(1.0)).min(hard)),
+            (soft, _) => soft,
+        };
+        TimeManager {
+            soft,
+            hard: self.hard,
+        }
+    }
+
     pub fn soft(&self) -> Option<Duration> {
         self.soft
     }
@@ -292,6 +306,26 @@ mod tests {
         assert!(tm.next_iteration_fits(at, Stability::Unknown));
         assert!(!tm.next_iteration_fits(at, Stability::Iterations(3)));
         assert!(!tm.next_iteration_fits(soft, Stability::Unknown));
+    }
+
+    #[test]
+    fn a_stretched_plan_grows_the_soft_limit_up_to_the_hard_one() {
+        let clock = Limits {
+            time: [Some(10_000), Some(10_000)],
+            inc: [100, 100],
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&clock, Seat::P1, 0, 0, 6);
+        let (soft, hard) = (tm.soft().unwrap(), tm.hard().unwrap());
+        assert!(soft * 2 < hard, "{soft:?} {hard:?}");
+        let twice = tm.stretched(2.0);
+        assert_eq!(twice.soft(), Some(soft * 2));
+        assert_eq!(twice.hard(), Some(hard));
+        assert_eq!(tm.stretched(10.0).soft(), Some(hard));
+        // Never shrunk, and a fixed move time is spent whole already.
+        assert_eq!(tm.stretched(0.5), tm);
+        let fixed = TimeManager::new(&Limits::movetime(100), Seat::P1, 0, 0, 6);
+        assert_eq!(fixed.stretched(2.0), fixed);
     }
 
     #[test]

@@ -35,6 +35,13 @@ const MODEL_SLACK: usize = 2;
 /// replies first), so that each question gets time enough to mean something.
 const MODEL_QUESTIONS: usize = 6;
 
+/// On a clock, a swindle may take this many times the move's planned time
+/// (never past its hard limit): in a lost position time has no better use
+/// than finding the opponent's likely mistakes, and the model of the
+/// opponent foretells it better the longer it thinks (bench/RESULTS.md,
+/// session 50: 90% at 60 ms, 97% at 300 ms).
+const LOST_TIME: f64 = 2.0;
+
 /// No reply's proof gets less than this, however many are left.
 const MIN_PROOF_TIME: Duration = Duration::from_micros(300);
 
@@ -91,8 +98,9 @@ impl<M: Copy> Weighed<M> {
 }
 
 /// In `root`, proven lost in `plies`, a swindle found within its share of
-/// the move's time, as the move to play and its report (a loss in
-/// `plies`); `None` where no move sets a proven trap.
+/// the move's time (on a clock, `LOST_TIME` times the planned time), as
+/// the move to play and its report (a loss in `plies`); `None` where no
+/// move sets a proven trap.
 pub fn try_swindle<G: Game>(
     root: &G,
     table: &ProofTable,
@@ -100,6 +108,11 @@ pub fn try_swindle<G: Game>(
     clock: &MoveClock,
     model: Option<&mut TrapModel<G>>,
 ) -> Option<SearchResult<G::Move>> {
+    let plan = clock.plan.stretched(LOST_TIME);
+    let clock = &MoveClock {
+        plan: &plan,
+        ..*clock
+    };
     let deadline = clock.at(SWINDLE_SHARE)?;
     let model = model.zip(clock.at(MODEL_SHARE));
     let found = solve::on_big_stack(|| choose(root, table, deadline, clock.stop, model))??;
@@ -132,6 +145,7 @@ pub fn choose<G: Game>(
     model: Option<(&mut TrapModel<G>, Instant)>,
 ) -> Option<Swindle<G::Move>> {
     let slack = if model.is_some() { MODEL_SLACK } else { 0 };
+    let began = Instant::now();
     let (weighed, nodes) = match weigh(root, table, deadline, stop, slack) {
         Ok(found) => found,
         // A move that is not lost after all (the proof was cut short?).
@@ -156,6 +170,13 @@ pub fn choose<G: Game>(
                 b
             }
         })?;
+    log::debug!(
+        "swindle: {} moves weighed in full in {} ms, the fewest winning replies {} of {}",
+        weighed.len(),
+        began.elapsed().as_millis(),
+        fewest.winning.len(),
+        fewest.replies
+    );
     if let Some((model, until)) = model
         && let Some(trap) = first_trap(root, &weighed, fewest.winning.len(), model, until, stop)
     {
@@ -267,8 +288,10 @@ fn first_trap<'a, G: Game>(
     let count = order.len();
     for (i, candidate) in order.into_iter().enumerate() {
         let now = Instant::now();
-        let slice = until.checked_duration_since(now)? / (count - i) as u32;
+        let left = until.checked_duration_since(now).unwrap_or_default();
+        let slice = left / (count - i) as u32;
         if slice < MIN_MODEL_TIME || stop.load(Ordering::Relaxed) {
+            log::debug!("swindle model: {i} of {count} questions asked, out of time");
             return None;
         }
         let mut child = root.clone();
@@ -279,9 +302,11 @@ fn first_trap<'a, G: Game>(
             return None;
         }
         if !candidate.winning.contains(&expected) {
+            log::debug!("swindle model: a trap at question {} of {count}", i + 1);
             return Some(candidate);
         }
     }
+    log::debug!("swindle model: no trap in {count} questions");
     None
 }
 
