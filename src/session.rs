@@ -330,10 +330,13 @@ impl<G: Game> GameSession<G> {
             None => {}
         }
         // A proven draw: the search looks for an opponent's mistakes in
-        // all but the last share of the time, which checks its move.
-        let search_plan = match holding {
-            Some(_) => plan.shortened(proofs::DRAW_CHECK_SHARE),
-            None => plan,
+        // all but the last share of the time, which checks its move. A
+        // proven loss where the swindle found nothing: the search has the
+        // swindle's longer time on a clock, most of which it may have used.
+        let search_plan = match (holding, proven_loss) {
+            (Some(_), _) => plan.shortened(proofs::DRAW_CHECK_SHARE),
+            (None, Some(_)) if settings.swindles => plan.stretched(swindle::LOST_TIME),
+            (None, _) => plan,
         };
         let progress = run.progress;
         let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));

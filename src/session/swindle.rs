@@ -35,12 +35,13 @@ const MODEL_SLACK: usize = 2;
 /// replies first), so that each question gets time enough to mean something.
 const MODEL_QUESTIONS: usize = 6;
 
-/// On a clock, a swindle may take this many times the move's planned time
-/// (never past its hard limit): in a lost position time has no better use
+/// On a clock, a swindle (and the search after one that found nothing)
+/// may take this many times the move's planned time (never past its hard
+/// limit): in a lost position time has no better use
 /// than finding the opponent's likely mistakes, and the model of the
 /// opponent foretells it better the longer it thinks (bench/RESULTS.md,
 /// session 50: 90% at 60 ms, 97% at 300 ms).
-const LOST_TIME: f64 = 2.0;
+pub const LOST_TIME: f64 = 2.0;
 
 /// No reply's proof gets less than this, however many are left.
 const MIN_PROOF_TIME: Duration = Duration::from_micros(300);
