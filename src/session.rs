@@ -310,6 +310,18 @@ impl<G: Game> GameSession<G> {
             Some(table) => proofs::try_prove(current, table, settings, limits, &clock),
             None => None,
         };
+        // In a proven loss on a clock, the swindle (and the search after
+        // one that found nothing) may take longer than planned.
+        let plan = match proven {
+            Some(proofs::Proven::Lost { .. }) if settings.swindles => {
+                plan.stretched(swindle::LOST_TIME)
+            }
+            _ => plan,
+        };
+        let clock = proofs::MoveClock {
+            plan: &plan,
+            ..clock
+        };
         let (mut proven_loss, mut holding) = (None, None);
         match proven {
             Some(proofs::Proven::Settled(result)) => return Some(result_in_text(current, result)),
@@ -330,13 +342,10 @@ impl<G: Game> GameSession<G> {
             None => {}
         }
         // A proven draw: the search looks for an opponent's mistakes in
-        // all but the last share of the time, which checks its move. A
-        // proven loss where the swindle found nothing: the search has the
-        // swindle's longer time on a clock, most of which it may have used.
-        let search_plan = match (holding, proven_loss) {
-            (Some(_), _) => plan.shortened(proofs::DRAW_CHECK_SHARE),
-            (None, Some(_)) if settings.swindles => plan.stretched(swindle::LOST_TIME),
-            (None, _) => plan,
+        // all but the last share of the time, which checks its move.
+        let search_plan = match holding {
+            Some(_) => plan.shortened(proofs::DRAW_CHECK_SHARE),
+            None => plan,
         };
         let progress = run.progress;
         let mut typed = |report: &Report<G::Move>| progress(&in_text(current, report.clone()));

@@ -37,8 +37,8 @@ const MODEL_QUESTIONS: usize = 6;
 
 /// On a clock, a swindle (and the search after one that found nothing)
 /// may take this many times the move's planned time (never past its hard
-/// limit): in a lost position time has no better use
-/// than finding the opponent's likely mistakes, and the model of the
+/// limit; the session stretches the plan): in a lost position time has no
+/// better use than finding the opponent's likely mistakes, and the model of the
 /// opponent foretells it better the longer it thinks (bench/RESULTS.md,
 /// session 50: 90% at 60 ms, 97% at 300 ms).
 pub const LOST_TIME: f64 = 2.0;
@@ -99,8 +99,8 @@ impl<M: Copy> Weighed<M> {
 }
 
 /// In `root`, proven lost in `plies`, a swindle found within its share of
-/// the move's time (on a clock, `LOST_TIME` times the planned time), as
-/// the move to play and its report (a loss in `plies`); `None` where no
+/// the move's time (the session stretches it by `LOST_TIME` on a clock),
+/// as the move to play and its report (a loss in `plies`); `None` where no
 /// move sets a proven trap.
 pub fn try_swindle<G: Game>(
     root: &G,
@@ -109,11 +109,6 @@ pub fn try_swindle<G: Game>(
     clock: &MoveClock,
     model: Option<&mut TrapModel<G>>,
 ) -> Option<SearchResult<G::Move>> {
-    let plan = clock.plan.stretched(LOST_TIME);
-    let clock = &MoveClock {
-        plan: &plan,
-        ..*clock
-    };
     let deadline = clock.at(SWINDLE_SHARE)?;
     let model = model.zip(clock.at(MODEL_SHARE));
     let found = solve::on_big_stack(|| choose(root, table, deadline, clock.stop, model))??;
