@@ -228,6 +228,15 @@ mod tests {
         d.unwrap().as_millis() as u64
     }
 
+    /// 10 s + 100 ms a side, both clocks full.
+    fn ten_seconds_and_a_tenth() -> Limits {
+        Limits {
+            time: [Some(10_000), Some(10_000)],
+            inc: [100, 100],
+            ..Limits::default()
+        }
+    }
+
     #[test]
     fn movetime_is_kept_within() {
         let tm = TimeManager::new(&Limits::movetime(100), Seat::P1, 20, 0, 30);
@@ -283,11 +292,7 @@ mod tests {
         assert_eq!(TimeManager::moves_to_plan(17, Some(6)), 6);
         assert_eq!(TimeManager::moves_to_plan(3, Some(6)), 6);
         assert_eq!(TimeManager::moves_to_plan(17, Some(0)), 1);
-        let limits = Limits {
-            time: [Some(10_000), Some(10_000)],
-            inc: [100, 100],
-            ..Limits::default()
-        };
+        let limits = ten_seconds_and_a_tenth();
         let plan = |moves| TimeManager::new(&limits, Seat::P1, 20, 0, moves);
         let (game, capped) = (ms(plan(17).soft()), ms(plan(6).soft()));
         assert!(capped > game * 2, "{capped} against {game}");
@@ -310,11 +315,7 @@ mod tests {
 
     #[test]
     fn a_stretched_plan_grows_the_soft_limit_up_to_the_hard_one() {
-        let clock = Limits {
-            time: [Some(10_000), Some(10_000)],
-            inc: [100, 100],
-            ..Limits::default()
-        };
+        let clock = ten_seconds_and_a_tenth();
         let tm = TimeManager::new(&clock, Seat::P1, 0, 0, 6);
         let (soft, hard) = (tm.soft().unwrap(), tm.hard().unwrap());
         assert!(soft * 2 < hard, "{soft:?} {hard:?}");
@@ -405,11 +406,7 @@ mod tests {
 
     #[test]
     fn a_search_past_its_plan_is_not_lag() {
-        let limits = Limits {
-            time: [Some(10_000), Some(10_000)],
-            inc: [100, 100],
-            ..Limits::default()
-        };
+        let limits = ten_seconds_and_a_tenth();
         let plan = TimeManager::new(&limits, Seat::P1, 20, 0, 30);
         // An iteration started before half the soft limit finished at
         // twice it; the clock charged exactly that (no lag).
