@@ -81,7 +81,8 @@ registry! {
         // after the opening) measured +56 at 10 s + 100 ms, 4 moves +42
         // (200 games each, session 29).
         auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.5).with_playout_oracle(4))
-            .with_plan_moves(6),
+            .with_plan_moves(6)
+            .with_long_shots(),
         learned: Some(
             Profile::plain(
                 "mcts",
@@ -90,7 +91,8 @@ registry! {
                     .with_value_weight(0.3)
                     .with_playout_oracle(4),
             )
-            .with_plan_moves(6),
+            .with_plan_moves(6)
+            .with_long_shots(),
         ),
     } => build_hadron;
     GameEntry {

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+pub mod long_shot;
 pub mod proofs;
 pub mod swindle;
 pub mod trap_model;
@@ -39,6 +40,10 @@ pub struct Profile {
     /// where proofs settle the rest of the game in an instant, the moves
     /// before them are the ones worth the time. `None`: the game's estimate.
     pub plan_moves: Option<u32>,
+    /// With proofs on, on a clock: long shots (traps set among moves the
+    /// search thinks about as good) before a proof settles the position
+    /// (`long_shot.rs`).
+    pub long_shots: bool,
 }
 
 impl Profile {
@@ -54,6 +59,7 @@ impl Profile {
             },
             proofs: true,
             plan_moves: None,
+            long_shots: false,
         }
     }
 
@@ -61,6 +67,13 @@ impl Profile {
     /// while it proves positions during play.
     pub const fn with_plan_moves(mut self, moves: u32) -> Profile {
         self.plan_moves = Some(moves);
+        self
+    }
+
+    /// The same profile playing long shots while it proves positions
+    /// during play.
+    pub const fn with_long_shots(mut self) -> Profile {
+        self.long_shots = true;
         self
     }
 
@@ -176,6 +189,8 @@ struct BuiltFor {
     /// The profile's cap on the moves a clock is shared over (`auto` with
     /// proofs only).
     plan_moves: Option<u32>,
+    /// Whether the profile plays long shots (`auto` with proofs only).
+    long_shots: bool,
 }
 
 pub struct GameSession<G: Game> {
@@ -292,6 +307,11 @@ impl<G: Game> GameSession<G> {
             moves: self.moves.iter().map(|m| m.pack()).collect(),
         };
         let current = &self.current;
+        let long_shots = settings.long_shots
+            && self
+                .searcher
+                .as_ref()
+                .is_some_and(|(built, _)| built.long_shots);
         let settings = &SearchSettings {
             lag_ms,
             plan_moves: self
@@ -355,7 +375,29 @@ impl<G: Game> GameSession<G> {
             position: current,
             path: &path,
         };
-        let mut result = searcher.search(&root, settings, limits, &mut ctx);
+        // A long shot needs the root moves' statistics, and a clock.
+        let long_shot_table = self
+            .proofs
+            .as_ref()
+            .filter(|_| long_shots && proven.is_none() && plan.soft().is_some());
+        let search_settings = SearchSettings {
+            move_stats: settings.move_stats || long_shot_table.is_some(),
+            ..settings.clone()
+        };
+        let mut result = searcher.search(&root, &search_settings, limits, &mut ctx);
+        if let Some(table) = long_shot_table {
+            // Like a swindle, a long shot may take longer than planned.
+            let stretched = plan.stretched(swindle::LOST_TIME);
+            let clock = proofs::MoveClock {
+                plan: &stretched,
+                ..clock
+            };
+            let model = self.trap_model.get_or_insert_with(TrapModel::timed);
+            long_shot::try_long_shot(current, &mut result, table, model, &clock);
+            if !settings.move_stats {
+                result.report.root_moves.clear();
+            }
+        }
         if let Some(plies) = proven_loss {
             proofs::mark_lost(&mut result.report, plies);
         }
@@ -477,6 +519,7 @@ impl<G: Game> Session for GameSession<G> {
             name,
             proving,
             plan_moves,
+            long_shots: self.profile.long_shots && auto && proving,
         };
         if self.searcher.as_ref().is_none_or(|(k, _)| *k != built_for) {
             // The old searcher's memory goes before the new one's comes.

@@ -175,6 +175,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         apply: |o, v| o.search.swindle_model = v.flag(),
     },
     OptionSpec {
+        name: "LongShots",
+        kind: Kind::Check { default: true },
+        help: "on a clock, before a proof settles the position and unless the search thinks it wins: of the moves it thinks about as good as its best, one whose reply the swindles' model expects is proven to lose (Hadron; needs Proofs)",
+        apply: |o, v| o.search.long_shots = v.flag(),
+    },
+    OptionSpec {
         name: "Threads",
         kind: Kind::Spin {
             default: 1,

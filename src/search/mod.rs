@@ -46,6 +46,11 @@ pub struct SearchSettings {
     /// In a swindle, prefer a move whose winning replies a short plain
     /// Monte Carlo search passes over (`session::trap_model`).
     pub swindle_model: bool,
+    /// On a clock, before a proof settles the position, look for a trap
+    /// among the moves the search thinks about as good as its best, with
+    /// the swindles' model (in the games whose profile asks for it;
+    /// `session::long_shot`).
+    pub long_shots: bool,
 }
 
 impl Default for SearchSettings {
@@ -61,6 +66,7 @@ impl Default for SearchSettings {
             plan_moves: None,
             swindles: true,
             swindle_model: true,
+            long_shots: true,
         }
     }
 }
