@@ -50,12 +50,26 @@ pub const LONG_SHOT_SHARE: f64 = 0.9;
 /// No candidate is weighed with less than this left for it.
 const MIN_SLICE: Duration = Duration::from_millis(20);
 
-/// A move the model expects to be answered by a reply proven to lose.
+/// What weighing a candidate told.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict<M> {
+    /// The model's expected reply is proven to lose for the opponent.
+    Trap(M),
+    /// The model's expected reply is proven to win for the opponent.
+    Pitfall,
+    /// Not proven, a draw, or a move that ends the game other than in a
+    /// loss (the search's to judge).
+    Unknown,
+}
+
+/// The move played instead of the search's best.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LongShot<M> {
     pub mv: M,
-    /// The reply expected, proven to lose for the opponent.
-    pub reply: M,
+    /// The reply expected, proven to lose for the opponent; `None` for a
+    /// sidestep: the search's best move was a pitfall and this one is not
+    /// known to be.
+    pub reply: Option<M>,
     /// Candidates weighed, this one included.
     pub weighed: usize,
 }
@@ -86,7 +100,7 @@ pub fn try_long_shot<G: Game>(
         return false;
     };
     result.best = shot.mv;
-    result.report.pv = vec![shot.mv, shot.reply];
+    result.report.pv = std::iter::once(shot.mv).chain(shot.reply).collect();
     true
 }
 
@@ -112,10 +126,33 @@ pub fn candidates<M: Copy>(root_moves: &[RootMove<M>]) -> Vec<M> {
         .collect()
 }
 
+/// Of the candidates weighed so far (the search's best first), the one to
+/// play instead of the best, and the reply it sets a trap for: the first
+/// trap; else, where the best is a pitfall, the first not known to be one
+/// (a sidestep: the opponent's natural reply to the best wins, and a move
+/// the search rates about as well may not lose so plainly). `None`: play
+/// the search's best.
+pub fn pick<M: Copy>(verdicts: &[Verdict<M>]) -> Option<(usize, Option<M>)> {
+    if let Some(at) = verdicts.iter().position(|v| matches!(v, Verdict::Trap(_))) {
+        let Verdict::Trap(reply) = verdicts[at] else {
+            unreachable!("found as a trap")
+        };
+        return Some((at, Some(reply)));
+    }
+    if !matches!(verdicts.first(), Some(Verdict::Pitfall)) {
+        return None;
+    }
+    let at = verdicts
+        .iter()
+        .position(|v| matches!(v, Verdict::Unknown))?;
+    Some((at, None))
+}
+
 /// Of `candidates` (moves of `root`, best first), the first after which
-/// the `model`'s expected reply is proven to lose for the opponent, weighing
-/// them until `until` (each an even share of what is left); `None` where
-/// none is found in time.
+/// the `model`'s expected reply is proven to lose for the opponent, else
+/// a sidestep of a best move that is a pitfall ([`pick`]), weighing them
+/// until `until` (each an even share of what is left); `None` where
+/// neither is found in time.
 pub fn choose<G: Game>(
     root: &G,
     candidates: &[G::Move],
@@ -124,58 +161,87 @@ pub fn choose<G: Game>(
     until: Instant,
     stop: &AtomicBool,
 ) -> Option<LongShot<G::Move>> {
-    let mover = root.side_to_move();
     let count = candidates.len();
+    let mut verdicts = Vec::with_capacity(count);
     for (i, &mv) in candidates.iter().enumerate() {
         let now = Instant::now();
         let slice = until.checked_duration_since(now).unwrap_or_default() / (count - i) as u32;
         if slice < MIN_SLICE || stop.load(Ordering::Relaxed) {
             log::debug!("long shot: {i} of {count} moves weighed, out of time");
-            return None;
+            break;
         }
-        let mut child = root.clone();
-        child.play(mv);
-        if child.outcome().is_some() {
-            // A move that ends the game is the search's to judge.
-            continue;
-        }
-        let reply = model.expected_reply(&child, now + slice.mul_f64(QUESTION_SHARE), stop)?;
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        child.play(reply);
-        let value = match child.outcome() {
-            Some(outcome) => Some(outcome),
-            None => {
-                let budget = Budget::until(Some(now + slice), Some(stop));
-                solve::prove(&child, &budget, table, 1).value
-            }
+        let Some(verdict) = weigh(root, mv, table, model, now + slice, stop) else {
+            break;
         };
-        log::debug!(
-            "long shot: {} answered by {}: {}",
-            root.format_move(mv),
-            {
-                let mut after = root.clone();
-                after.play(mv);
-                after.format_move(reply)
-            },
-            match value {
-                Some(Outcome::Win(seat)) if seat == mover => "proven to lose",
-                Some(_) => "proven to win",
-                None => "not proven",
-            }
-        );
-        if value == Some(Outcome::Win(mover)) {
+        verdicts.push(verdict);
+        if matches!(verdict, Verdict::Trap(_)) {
             log::debug!("long shot: a trap at move {} of {count}", i + 1);
-            return Some(LongShot {
-                mv,
-                reply,
-                weighed: i + 1,
-            });
+            break;
         }
     }
-    log::debug!("long shot: no trap in {count} moves");
-    None
+    let (at, reply) = pick(&verdicts)?;
+    if reply.is_none() {
+        log::debug!(
+            "long shot: the best move is a pitfall, sidestepped by move {}",
+            at + 1
+        );
+    }
+    Some(LongShot {
+        mv: candidates[at],
+        reply,
+        weighed: verdicts.len(),
+    })
+}
+
+/// Asks the model for its reply to `mv` (half the time to `until`) and
+/// proves the position after it (the rest). `None` where the model was
+/// stopped before it answered.
+fn weigh<G: Game>(
+    root: &G,
+    mv: G::Move,
+    table: &ProofTable,
+    model: &mut TrapModel<G>,
+    until: Instant,
+    stop: &AtomicBool,
+) -> Option<Verdict<G::Move>> {
+    let mover = root.side_to_move();
+    let mut child = root.clone();
+    child.play(mv);
+    if let Some(outcome) = child.outcome() {
+        // A move that ends the game is the search's to judge, but a loss
+        // is never a move to sidestep to.
+        let lost = outcome == Outcome::Win(mover.other());
+        return Some(if lost {
+            Verdict::Pitfall
+        } else {
+            Verdict::Unknown
+        });
+    }
+    let now = Instant::now();
+    let asked_until = now + until.saturating_duration_since(now).mul_f64(QUESTION_SHARE);
+    let reply = model.expected_reply(&child, asked_until, stop)?;
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let reply_text = child.format_move(reply);
+    child.play(reply);
+    let value = match child.outcome() {
+        Some(outcome) => Some(outcome),
+        None => {
+            let budget = Budget::until(Some(until), Some(stop));
+            solve::prove(&child, &budget, table, 1).value
+        }
+    };
+    let verdict = match value {
+        Some(Outcome::Win(seat)) if seat == mover => Verdict::Trap(reply),
+        Some(Outcome::Win(_)) => Verdict::Pitfall,
+        Some(Outcome::Draw) | None => Verdict::Unknown,
+    };
+    log::debug!(
+        "long shot: {} answered by {reply_text}: {verdict:?}",
+        root.format_move(mv)
+    );
+    Some(verdict)
 }
 
 #[cfg(test)]
@@ -219,6 +285,26 @@ mod tests {
         ];
         // 2 is best; 1 and 3 have under an eighth of its visits.
         assert_eq!(candidates(&moves), vec![2, 6, 7, 8]);
+    }
+
+    #[test]
+    fn picks_the_first_trap_else_sidesteps_a_best_move_that_is_a_pitfall() {
+        use Verdict::{Pitfall, Trap, Unknown};
+        assert_eq!(pick::<u8>(&[]), None);
+        assert_eq!(
+            pick(&[Unknown, Pitfall, Trap(7u8), Trap(8)]),
+            Some((2, Some(7)))
+        );
+        assert_eq!(pick(&[Trap(9u8)]), Some((0, Some(9))));
+        // The best move not known to lose: it stays.
+        assert_eq!(pick::<u8>(&[Unknown, Unknown]), None);
+        assert_eq!(pick::<u8>(&[Unknown, Pitfall]), None);
+        // The best a pitfall: the first move not known to be one.
+        assert_eq!(
+            pick::<u8>(&[Pitfall, Pitfall, Unknown, Unknown]),
+            Some((2, None))
+        );
+        assert_eq!(pick::<u8>(&[Pitfall, Pitfall]), None);
     }
 
     /// Positions of 5x5 Hadron lost for the side to move, reached by fixed
@@ -280,7 +366,7 @@ mod tests {
                     assert_eq!(shot.weighed, at + 1);
                     let mut after = root.clone();
                     after.play(shot.mv);
-                    after.play(shot.reply);
+                    after.play(shot.reply.expect("a trap names its reply"));
                     assert_eq!(naive::value(&after, 2_000_000), Some(Outcome::Win(mover)));
                     shots += 1;
                 }
