@@ -40,9 +40,9 @@ pub struct Profile {
     /// where proofs settle the rest of the game in an instant, the moves
     /// before them are the ones worth the time. `None`: the game's estimate.
     pub plan_moves: Option<u32>,
-    /// With proofs on, on a clock: long shots (traps set among moves the
-    /// search thinks about as good) before a proof settles the position
-    /// (`long_shot.rs`).
+    /// With proofs on, on a clock and the `LongShots` option on: long shots
+    /// (traps set among moves the search thinks about as good) before a
+    /// proof settles the position (`long_shot.rs`).
     pub long_shots: bool,
 }
 

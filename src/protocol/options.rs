@@ -176,7 +176,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "LongShots",
-        kind: Kind::Check { default: true },
+        kind: Kind::Check { default: false },
         help: "on a clock, before a proof settles the position and unless the search thinks it wins: of the moves it thinks about as good as its best, one whose reply the swindles' model expects is proven to lose (Hadron; needs Proofs)",
         apply: |o, v| o.search.long_shots = v.flag(),
     },

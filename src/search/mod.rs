@@ -48,8 +48,8 @@ pub struct SearchSettings {
     pub swindle_model: bool,
     /// On a clock, before a proof settles the position, look for a trap
     /// among the moves the search thinks about as good as its best, with
-    /// the swindles' model (in the games whose profile asks for it;
-    /// `session::long_shot`).
+    /// the swindles' model (in the games whose profile allows it;
+    /// `session::long_shot`). Off by default: it measured no gain.
     pub long_shots: bool,
 }
 
@@ -66,7 +66,7 @@ impl Default for SearchSettings {
             plan_moves: None,
             swindles: true,
             swindle_model: true,
-            long_shots: true,
+            long_shots: false,
         }
     }
 }

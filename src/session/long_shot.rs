@@ -1,4 +1,4 @@
-//! Long shots (the `LongShots` option, in the games whose profile asks for
+//! Long shots (the `LongShots` option, in the games whose profile allows
 //! them): on a clock, where no proof has settled the position and the
 //! search does not think itself winning, set a trap before the proofs can.
 //! Of the few moves the search thinks about as good as its best, each is
@@ -13,6 +13,12 @@
 //! the loss, and by then a plain search finds most wins (bench/RESULTS.md,
 //! session 51). Two plies on, a position proves far sooner than the one
 //! searched: there the proofs mostly answer in a few hundred milliseconds.
+//!
+//! Off by default: against `uct-plain` at 10 s + 100 ms in Hadron 7 it
+//! measured +319.0 ± 50.3 over 400 games, level with +330.2 ± 51.6
+//! without it (bench/RESULTS.md, session 53). By the time the search's
+//! candidates differ, most are already lost; the replies it can prove are
+//! mostly wins for the opponent.
 
 use super::proofs::MoveClock;
 use super::trap_model::TrapModel;
