@@ -6,14 +6,15 @@ import time
 
 
 class Engine:
-    def __init__(self, binary, *args):
+    def __init__(self, binary, *args, stderr=subprocess.DEVNULL, env=None):
         self.proc = subprocess.Popen(
             [binary, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr,
             text=True,
             bufsize=1,
+            env=env,
         )
 
     def send(self, line):

@@ -10,7 +10,16 @@ trap or a sidestep was played.
 
     python3 bench/long_shot_probe.py RECORDS ENGINE --bin BIN [--games 12]
 """
-import argparse, collections, os, re, subprocess, sys, tempfile
+import argparse
+import collections
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from engine import Engine  # noqa: E402
+from records import game_moves, read_record  # noqa: E402
 
 ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 ap.add_argument('records')
@@ -19,50 +28,38 @@ ap.add_argument('--bin', required=True, help='the quintet binary to probe')
 ap.add_argument('--games', type=int, default=12)
 args = ap.parse_args()
 
-games = []
-size = '7'
-with open(args.records) as f:
-    for line in f:
-        header = re.search(r'^# settings:.* size=(\d+)', line)
-        if header:
-            size = header.group(1)
-        if not line.startswith('game='):
-            continue
-        kv = {k: v.strip('"') for k, v in re.findall(r'(\w+)=("[^"]*"|\S+)', line)}
-        if kv.get('winner') in (None, args.engine, 'draw'):
-            continue
-        if args.engine not in (kv.get('p1'), kv.get('p2')):
-            continue
-        seat = 'p1' if kv['p1'] == args.engine else 'p2'
-        moves = kv['opening'].split()[1:] + kv['moves'].split()
-        games.append((kv['game'], seat, size, moves))
-if not games:
+settings, games = read_record(args.records)
+lost = [g for g in games
+        if args.engine in (g.get('p1'), g.get('p2')) and g.get('winner') not in (None, args.engine, 'draw')]
+if not lost:
     sys.exit(f'no lost games of {args.engine} in {args.records}')
+game_flags = ['--game', settings['game'], '--size', settings['size'],
+              '--variant', settings.get('variant', 'standard')]
 
 counts = collections.Counter()
 env = dict(os.environ, RUST_LOG='quintet=debug')
-for gid, seat, size, moves in games[:args.games]:
+for game in lost[:args.games]:
+    seat = 'p1' if game['p1'] == args.engine else 'p2'
+    moves = game_moves(game)
     for ply in range(8, min(15, len(moves))):
         if (ply % 2 == 0) != (seat == 'p1'):
             continue
-        script = (f"ugi\nsetoption name Size value {size}\nsetoption name LongShots value true\n"
-                  f"isready\nuginewgame\nposition startpos moves {' '.join(moves[:ply])}\n"
-                  "go p1time 7000 p2time 7000 p1inc 100 p2inc 100\n")
+        # A new process a position: each search starts as a game's would, and
+        # the log read is that one search's.
         with tempfile.TemporaryFile(mode='w+') as err:
-            p = subprocess.Popen([args.bin], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=err, text=True, env=env)
-            p.stdin.write(script)
-            p.stdin.flush()
-            best = None
-            for out in p.stdout:
-                if out.startswith('bestmove'):
-                    best = out.split()[1]
-                    break
-            p.stdin.write('quit\n')
-            p.stdin.flush()
-            p.wait()
+            try:
+                probe = Engine(args.bin, *game_flags, stderr=err, env=env)
+            except OSError as e:
+                sys.exit(f'{args.bin}: {e.strerror}')
+            probe.setoptions(LongShots='true')
+            probe.send('uginewgame')
+            probe.ready()
+            probe.send(f"position startpos moves {' '.join(moves[:ply])}")
+            _, lines = probe.timed_go('p1time 7000 p2time 7000 p1inc 100 p2inc 100')
+            probe.quit()
             err.seek(0)
             log = err.read()
+        best = lines[-1].split()[1]
         counts['positions'] += 1
         verdicts = re.findall(r'long shot: (\S+) answered by (\S+): (\w+)', log)
         for _, _, kind in verdicts:
@@ -70,5 +67,5 @@ for gid, seat, size, moves in games[:args.games]:
         counts['tried'] += 'moves to weigh' in log
         counts['trap played'] += 'a trap at move' in log
         counts['sidestep played'] += 'sidestepped' in log
-        print(f'game {gid} ply {ply}: {best} (the game: {moves[ply]}) {verdicts}', file=sys.stderr)
+        print(f"game {game['game']} ply {ply}: {best} (the game: {moves[ply]}) {verdicts}", file=sys.stderr)
 print(dict(counts))
