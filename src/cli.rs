@@ -72,9 +72,12 @@ fn option_flags() -> Vec<Arg> {
                 }
             }
             let parse = move |text: &str| spec.parse(text).map(|_| text.to_string());
-            Arg::new(spec.name)
-                .long(spec.flag())
-                .value_name("VALUE")
+            let arg = Arg::new(spec.name).long(spec.flag());
+            let arg = match spec.old_flag() {
+                Some(old) => arg.alias(old),
+                None => arg,
+            };
+            arg.value_name("VALUE")
                 .global(true)
                 .help(help)
                 .value_parser(clap::builder::ValueParser::new(parse))

@@ -217,6 +217,36 @@ fn a_position_text_of_another_size_switches_size() {
     assert_eq!(e.ask("query game"), "response hadron size=5");
 }
 
+/// Engine flags spell an acronym as one word (`--show-wdl`, `--multi-pv`);
+/// the earlier spelling (`--show-w-d-l`) still works.
+#[test]
+fn engine_flags_take_acronyms_as_one_word() {
+    for args in [
+        ["--show-wdl", "true", "--multi-pv", "2"],
+        ["--show-w-d-l", "true", "--multi-p-v", "2"],
+    ] {
+        let mut e = Engine::start(&args);
+        e.ready();
+        e.send("position startpos");
+        e.send("go nodes 300");
+        let lines = e.until(|l| l.starts_with("bestmove "));
+        let last_two: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .rev()
+            .take(2)
+            .collect();
+        assert!(
+            last_two.iter().any(|l| l.contains(" multipv 2 ")),
+            "{args:?}: {lines:?}"
+        );
+        assert!(
+            last_two.iter().all(|l| l.contains(" wdl ")),
+            "{args:?}: {lines:?}"
+        );
+    }
+}
+
 #[test]
 fn search_answers_a_legal_move_with_info() {
     for game in ["hadron", "atoms"] {

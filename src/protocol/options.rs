@@ -442,15 +442,34 @@ impl OptionSpec {
     }
 
     /// The command-line flag: `MoveOverhead` is `--move-overhead`.
+    /// The command-line flag: words in lower case joined by '-', an
+    /// acronym one word (`MoveOverhead` is `move-overhead`, `ShowWDL`
+    /// `show-wdl`, `MultiPV` `multi-pv`).
     pub fn flag(&self) -> String {
         let mut flag = String::new();
-        for (i, c) in self.name.chars().enumerate() {
-            if c.is_ascii_uppercase() && i > 0 {
+        let mut after_lower = false;
+        for c in self.name.chars() {
+            if c.is_ascii_uppercase() && after_lower {
                 flag.push('-');
             }
+            after_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
             flag.push(c.to_ascii_lowercase());
         }
         flag
+    }
+
+    /// The flag's earlier spelling (a '-' before every capital:
+    /// `show-w-d-l`), where it differs: still accepted, so that scripts
+    /// written for it keep working.
+    pub fn old_flag(&self) -> Option<String> {
+        let mut old = String::new();
+        for (i, c) in self.name.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                old.push('-');
+            }
+            old.push(c.to_ascii_lowercase());
+        }
+        (old != self.flag()).then_some(old)
     }
 }
 
@@ -505,6 +524,13 @@ mod tests {
         assert_eq!(spin_max("Size"), registry::max_size());
         assert_eq!(spin_max("Stones"), registry::max_stones());
         assert_eq!(find("move overhead").unwrap().flag(), "move-overhead");
+        assert_eq!(find("ShowWDL").unwrap().flag(), "show-wdl");
+        assert_eq!(find("MultiPV").unwrap().flag(), "multi-pv");
+        assert_eq!(
+            find("MultiPV").unwrap().old_flag().as_deref(),
+            Some("multi-p-v")
+        );
+        assert_eq!(find("Threads").unwrap().old_flag(), None);
         let resolved = |mut o: Options| {
             o.game = registry::resolve(&o.game).unwrap();
             o
