@@ -441,7 +441,6 @@ impl OptionSpec {
         }
     }
 
-    /// The command-line flag: `MoveOverhead` is `--move-overhead`.
     /// The command-line flag: words in lower case joined by '-', an
     /// acronym one word (`MoveOverhead` is `move-overhead`, `ShowWDL`
     /// `show-wdl`, `MultiPV` `multi-pv`).
