@@ -445,31 +445,34 @@ impl OptionSpec {
     /// acronym one word (`MoveOverhead` is `move-overhead`, `ShowWDL`
     /// `show-wdl`, `MultiPV` `multi-pv`).
     pub fn flag(&self) -> String {
-        let mut flag = String::new();
-        let mut after_lower = false;
-        for c in self.name.chars() {
-            if c.is_ascii_uppercase() && after_lower {
-                flag.push('-');
-            }
-            after_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            flag.push(c.to_ascii_lowercase());
-        }
-        flag
+        hyphenated(self.name, true)
     }
 
     /// The flag's earlier spelling (a '-' before every capital:
     /// `show-w-d-l`), where it differs: still accepted, so that scripts
     /// written for it keep working.
     pub fn old_flag(&self) -> Option<String> {
-        let mut old = String::new();
-        for (i, c) in self.name.chars().enumerate() {
-            if c.is_ascii_uppercase() && i > 0 {
-                old.push('-');
-            }
-            old.push(c.to_ascii_lowercase());
-        }
+        let old = hyphenated(self.name, false);
         (old != self.flag()).then_some(old)
     }
+}
+
+/// `name` in lower case with a '-' before each capital but the first;
+/// with `acronyms_whole`, only before a capital that follows a lower-case
+/// letter or a digit (so `WDL` stays one word).
+fn hyphenated(name: &str, acronyms_whole: bool) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        let starts_word = previous
+            .is_some_and(|p| !acronyms_whole || p.is_ascii_lowercase() || p.is_ascii_digit());
+        if c.is_ascii_uppercase() && starts_word {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+        previous = Some(c);
+    }
+    out
 }
 
 /// Applies `setoption name <name> value <value>`.
