@@ -8,8 +8,11 @@ record's game and size) followed by `go movetime MS` (or, with
 prints per binary the nodes and milliseconds of the last info line of
 each search, added up, and their ratio. Give the binaries in turn (A B A
 B) to see the machine's noise. Hadron's games are short: `--plies 10,14`.
+A binary may carry engine options after commas, e.g.
+`target/release/quintet,Weights=none` or `...,Search=uct-plain`: the same
+build searching another way.
 
-    python3 bench/search_nps.py [--plies A,B] [--nodes] RECORDS MS BIN [BIN ...]
+    python3 bench/search_nps.py [--plies A,B] [--nodes] RECORDS MS BIN[,NAME=VALUE...] ...
 """
 import os
 import sys
@@ -27,9 +30,25 @@ def positions(games, plies=(30, 60)):
     return found
 
 
-def speed(binary, settings, found, ms, limit='movetime'):
+def build_and_options(spec):
+    """'BIN,Name=Value,...' as the binary and its options."""
+    binary, *pairs = spec.split(',')
+    options = {}
+    for pair in pairs:
+        name, eq, value = pair.partition('=')
+        if not eq or not name:
+            sys.exit(f"{spec!r}: options after the binary are NAME=VALUE, not {pair!r}")
+        options[name] = value
+    return binary, options
+
+
+def speed(spec, settings, found, ms, limit='movetime'):
+    binary, options = build_and_options(spec)
     engine = Engine(binary)
     engine.setoptions(Game=settings['game'], Size=settings.get('size', 0), Hash=64)
+    if 'stones' in settings:
+        engine.setoptions(Stones=settings['stones'])
+    engine.setoptions(**options)
     engine.ready()
     nodes = elapsed = 0
     for moves in found:
@@ -37,6 +56,8 @@ def speed(binary, settings, found, ms, limit='movetime'):
         engine.send('position startpos moves ' + ' '.join(moves))
         _, lines = engine.timed_go(f'{limit} {ms}')
         info = last_info(lines)
+        if field(info, 'nodes') is None or field(info, 'time') is None:
+            sys.exit(f"{spec}: no info line with nodes and time before bestmove")
         nodes += int(field(info, 'nodes'))
         elapsed += int(field(info, 'time'))
     engine.quit()
