@@ -56,10 +56,11 @@ def speed(spec, settings, found, ms, limit='movetime'):
         engine.send('position startpos moves ' + ' '.join(moves))
         _, lines = engine.timed_go(f'{limit} {ms}')
         info = last_info(lines)
-        if field(info, 'nodes') is None or field(info, 'time') is None:
+        searched, took = field(info, 'nodes'), field(info, 'time')
+        if searched is None or took is None:
             sys.exit(f"{spec}: no info line with nodes and time before bestmove")
-        nodes += int(field(info, 'nodes'))
-        elapsed += int(field(info, 'time'))
+        nodes += int(searched)
+        elapsed += int(took)
     engine.quit()
     return nodes, elapsed
 
