@@ -8,6 +8,9 @@ record's game and size) followed by `go movetime MS` (or, with
 prints per binary the nodes and milliseconds of the last info line of
 each search, added up, and their ratio. Give the binaries in turn (A B A
 B) to see the machine's noise. Hadron's games are short: `--plies 10,14`.
+A search that ends proven (`score mate`) is left out of the sums and
+counted apart: its nodes are a prover's (millions a second in Hadron),
+not the searcher's.
 A binary may carry engine options after commas, e.g.
 `target/release/quintet,Weights=none` or `...,Search=uct-plain`: the same
 build searching another way.
@@ -50,7 +53,7 @@ def speed(spec, settings, found, ms, limit='movetime'):
         engine.setoptions(Stones=settings['stones'])
     engine.setoptions(**options)
     engine.ready()
-    nodes = elapsed = 0
+    nodes = elapsed = proven = 0
     for moves in found:
         engine.send('uginewgame')
         engine.send('position startpos moves ' + ' '.join(moves))
@@ -59,10 +62,13 @@ def speed(spec, settings, found, ms, limit='movetime'):
         searched, took = field(info, 'nodes'), field(info, 'time')
         if searched is None or took is None:
             sys.exit(f"{spec}: no info line with nodes and time before bestmove")
+        if field(info, 'score') == 'mate':
+            proven += 1
+            continue
         nodes += int(searched)
         elapsed += int(took)
     engine.quit()
-    return nodes, elapsed
+    return nodes, elapsed, proven
 
 
 def main(args):
@@ -83,9 +89,9 @@ def main(args):
     settings, games = read_record(args[0])
     found = positions(games, plies)
     for binary in args[2:]:
-        nodes, elapsed = speed(binary, settings, found, int(args[1]), limit)
-        print(f"{binary}: {len(found)} positions, {nodes} nodes in {elapsed} ms, "
-              f"{nodes * 1000 // max(elapsed, 1)} nodes/s")
+        nodes, elapsed, proven = speed(binary, settings, found, int(args[1]), limit)
+        print(f"{binary}: {len(found) - proven} positions ({proven} proven, left out), "
+              f"{nodes} nodes in {elapsed} ms, {nodes * 1000 // max(elapsed, 1)} nodes/s")
 
 
 if __name__ == '__main__':
