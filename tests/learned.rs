@@ -247,8 +247,13 @@ fn embedded_weights_fit_their_configurations() {
 /// lines): the last report's node count, score and line (not the clock),
 /// and the move.
 fn tritium_5_search(options: &str) -> Vec<String> {
+    search_of("tritium", 5, options)
+}
+
+/// The same for `game` at `size`.
+fn search_of(game: &str, size: usize, options: &str) -> Vec<String> {
     let lines = session(&format!(
-        "setoption name Game value tritium\nsetoption name Size value 5\n{options}isready\nposition startpos\ngo nodes 3000\nquit\n"
+        "setoption name Game value {game}\nsetoption name Size value {size}\n{options}isready\nposition startpos\ngo nodes 3000\nquit\n"
     ));
     assert!(
         !lines.iter().any(|l| l.starts_with("info string error")),
@@ -283,6 +288,34 @@ fn tritium_5_uses_its_weights_only_to_score_cut_playouts() {
     assert_eq!(as_plain, none);
     assert_ne!(value_off, none, "the profile's own exploration");
     assert_ne!(built_in, none);
+}
+
+/// `PriorTemperature` reaches Hadron 7's learned search: at 100 (the
+/// priors as fitted, the profile's own) it searches exactly as built in,
+/// at 70 or 150 otherwise; without weights there are no priors to take at
+/// any temperature.
+#[test]
+fn the_prior_temperature_option_shapes_a_learned_search_only() {
+    let search = |options: &str| search_of("hadron", 7, options);
+    let built_in = search("");
+    assert!(
+        built_in.len() == 2 && built_in[1].starts_with("bestmove "),
+        "{built_in:?}"
+    );
+    assert_eq!(
+        search("setoption name PriorTemperature value 100\n"),
+        built_in
+    );
+    let sharper = search("setoption name PriorTemperature value 70\n");
+    let flatter = search("setoption name PriorTemperature value 150\n");
+    assert_ne!(sharper, built_in);
+    assert_ne!(flatter, built_in);
+    assert_ne!(sharper, flatter);
+    let none = search("setoption name Weights value none\n");
+    assert_eq!(
+        search("setoption name Weights value none\nsetoption name PriorTemperature value 30\n"),
+        none
+    );
 }
 
 /// The built-in Tritium 5 value has a hidden layer; a file holding the

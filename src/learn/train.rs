@@ -168,7 +168,10 @@ impl<G: Game> Run<'_, G> {
             self.settings.searcher
         };
         let setup = Setup {
-            mcts: profile.mcts.clone(),
+            // Self-play takes the priors as fitted, whatever temperature
+            // a profile plays them at: a sharpening would otherwise feed
+            // back into the visit shares the next policy is fitted to.
+            mcts: profile.mcts.clone().with_prior_temperature(1.0),
             evaluator,
             oracle: None,
             alphabeta: profile.alphabeta.clone(),

@@ -331,6 +331,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "MCTS weight of the learned value at leaves in percent, the rest playouts (-1: the game's own)",
         apply: |o, v| o.search.tuning.value_weight = tuning_from_zero(v).map(|w| w as f32 / 100.0),
     },
+    OptionSpec {
+        name: "PriorTemperature",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 1_000,
+        },
+        help: "MCTS (PUCT) temperature of the learned priors in hundredths: below 100 the policy's favourites get more of the search (0: the game's own)",
+        apply: |o, v| o.search.tuning.prior_temperature = tuning(v).map(|t| t as f32 / 100.0),
+    },
     switch(
         "Priors",
         "MCTS selects by PUCT over the learned priors; off: UCT without them (auto: as the game's profile says)",

@@ -88,6 +88,8 @@ pub struct Tuning {
     pub value_weight: Option<f32>,
     /// MCTS: PUCT over the learned priors (false: UCT without them).
     pub priors: Option<bool>,
+    /// MCTS (PUCT): the temperature the learned priors are taken at.
+    pub prior_temperature: Option<f32>,
     /// MCTS: cut playouts scored by the learned value.
     pub value_at_cutoff: Option<bool>,
     /// MCTS: playouts ask the oracle every this many plies; `Some(0)`: never.

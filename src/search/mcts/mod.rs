@@ -59,6 +59,10 @@ pub struct MctsConfig {
     pub value_weight: f32,
     /// PUCT: an unvisited child counts its parent's mean less this.
     pub first_play_reduction: f32,
+    /// PUCT: the priors are the evaluator's raised to 1 / this and
+    /// renormalised (a softmax's logits divided by it): below 1 the search
+    /// trusts the learned policy's favourites more than it was fitted to.
+    pub prior_temperature: f32,
     /// UCT: the score of an unvisited child (first-play urgency); `None`:
     /// every unvisited child before any second visit.
     pub first_play_urgency: Option<f32>,
@@ -85,6 +89,7 @@ impl MctsConfig {
             eval_scale: 100.0,
             value_weight: 1.0,
             first_play_reduction: 0.2,
+            prior_temperature: 1.0,
             first_play_urgency: None,
             priors: true,
             value_at_cutoff: false,
@@ -113,6 +118,12 @@ impl MctsConfig {
     /// With an oracle: playouts ask it every `plies` plies.
     pub const fn with_playout_oracle(mut self, plies: u32) -> Self {
         self.playout_oracle = Some(plies);
+        self
+    }
+
+    /// PUCT: the priors sharpened (below 1) or flattened (above 1).
+    pub const fn with_prior_temperature(mut self, temperature: f32) -> Self {
+        self.prior_temperature = temperature;
         self
     }
 
@@ -155,6 +166,9 @@ impl MctsConfig {
         }
         if let Some(weight) = tuning.value_weight {
             config.value_weight = weight.clamp(0.0, 1.0);
+        }
+        if let Some(temperature) = tuning.prior_temperature {
+            config.prior_temperature = temperature;
         }
         if let Some(priors) = tuning.priors {
             config.priors = priors;

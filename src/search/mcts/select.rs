@@ -5,6 +5,26 @@ use super::MctsConfig;
 use super::tree::{Node, Proof, RELAXED, UNIT};
 use crate::games::Seat;
 
+/// The priors at `temperature`: each raised to 1 / `temperature`, then
+/// renormalised, which for a softmax's output is the softmax of its logits
+/// divided by `temperature`. Their order stays as it was.
+pub(super) fn at_temperature(priors: &mut [f32], temperature: f32) {
+    // Not a positive number (0, negative, NaN): nothing to take them at.
+    if temperature == 1.0 || temperature.is_nan() || temperature <= 0.0 {
+        return;
+    }
+    let power = 1.0 / temperature;
+    let mut sum = 0.0;
+    for p in priors.iter_mut() {
+        *p = p.max(0.0).powf(power);
+        sum += *p;
+    }
+    if sum > 0.0 && sum.is_finite() {
+        let inverse = 1.0 / sum;
+        priors.iter_mut().for_each(|p| *p *= inverse);
+    }
+}
+
 /// How many children of a node with `visits` visits are open: all, or
 /// (progressive widening) a number growing with the square root of visits.
 #[inline]
@@ -336,5 +356,56 @@ mod tests {
         assert_eq!(select(&nodes, 0, Seat::P1, &urgent, false), 3);
         let patient = uct.with_first_play_urgency(1.0);
         assert_eq!(select(&nodes, 0, Seat::P1, &patient, false), 1);
+    }
+}
+
+#[cfg(test)]
+mod temperature_tests {
+    use super::at_temperature;
+
+    fn softmax_in_place(values: &mut [f32]) {
+        let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        values.iter_mut().for_each(|v| *v = (*v - max).exp());
+        let sum: f32 = values.iter().sum();
+        values.iter_mut().for_each(|v| *v /= sum);
+    }
+
+    #[test]
+    fn a_temperature_divides_the_logits_of_a_softmax() {
+        let logits = [1.5f32, -0.25, 0.0, 2.0, -3.0];
+        for temperature in [0.5f32, 0.7, 1.0, 1.5, 3.0] {
+            let mut priors = logits.to_vec();
+            softmax_in_place(&mut priors);
+            at_temperature(&mut priors, temperature);
+            let mut expected: Vec<f32> = logits.iter().map(|l| l / temperature).collect();
+            softmax_in_place(&mut expected);
+            for (got, want) in priors.iter().zip(&expected) {
+                assert!(
+                    (got - want).abs() < 1e-5,
+                    "T {temperature}: {priors:?} against {expected:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn sharpening_keeps_the_order_and_moves_mass_to_the_favourite() {
+        let mut priors = vec![0.5f32, 0.3, 0.2, 0.0];
+        at_temperature(&mut priors, 0.5);
+        assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(priors[0] > 0.5 && priors[0] > priors[1] && priors[1] > priors[2]);
+        assert_eq!(priors[3], 0.0);
+        let mut flat = vec![0.5f32, 0.3, 0.2];
+        at_temperature(&mut flat, 4.0);
+        assert!(flat[0] < 0.5 && flat[2] > 0.2 && flat[0] > flat[2]);
+    }
+
+    #[test]
+    fn no_temperature_or_a_meaningless_one_leaves_the_priors_alone() {
+        for temperature in [1.0f32, 0.0, -1.0, f32::NAN] {
+            let mut priors = vec![0.6f32, 0.4];
+            at_temperature(&mut priors, temperature);
+            assert_eq!(priors, vec![0.6, 0.4]);
+        }
     }
 }

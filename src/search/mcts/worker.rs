@@ -2,7 +2,7 @@
 //! (playout or learned value) and backup, over the shared tree.
 
 use super::Shared;
-use super::select::select;
+use super::select::{at_temperature, select};
 use super::tree::{MAX_ITERATIONS, Proof, RELAXED, State, UNIT, try_prove};
 use crate::games::{CompactMove, Game, GameRng, Outcome, Seat, random_below};
 use crate::search::Evaluator;
@@ -304,7 +304,9 @@ impl<G: Game> Worker<G> {
         };
         let count = self.moves.len();
         match shared.priors() {
-            Some(evaluator) => self.order_by_priors(evaluator, state),
+            Some(evaluator) => {
+                self.order_by_priors(evaluator, state, shared.config.prior_temperature)
+            }
             None => {
                 let widen = shared
                     .config
@@ -330,9 +332,10 @@ impl<G: Game> Worker<G> {
 
     /// Moves best prior first (widening opens them in this order), with
     /// their priors in `self.priors`.
-    fn order_by_priors(&mut self, evaluator: &dyn Evaluator<G>, state: &G) {
+    fn order_by_priors(&mut self, evaluator: &dyn Evaluator<G>, state: &G, temperature: f32) {
         shuffle(&mut self.moves, &mut self.rng);
         evaluator.priors(state, &self.moves, &mut self.priors);
+        at_temperature(&mut self.priors, temperature);
         self.order.clear();
         self.order
             .extend(self.priors.iter().copied().zip(self.moves.iter().copied()));
