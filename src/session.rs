@@ -77,6 +77,12 @@ impl Profile {
         self
     }
 
+    /// The same profile with alpha-beta's late-move reductions on.
+    pub const fn with_reductions(mut self) -> Profile {
+        self.alphabeta.reductions = true;
+        self
+    }
+
     /// The same profile without proofs during play.
     pub const fn without_proofs(mut self) -> Profile {
         self.proofs = false;

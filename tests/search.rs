@@ -117,6 +117,13 @@ fn alphabeta_with_reductions_finds_forced_wins_and_searches_less() {
         reduced < full,
         "{reduced} nodes with reductions, {full} without"
     );
+    // Atoms' `auto` is alpha-beta with them on (session 61): left to the
+    // profile, it searches exactly the reduced tree.
+    let mut s = session("atoms", "", fen);
+    let auto = search_tuned(&mut s, "auto", 1, depth(7), Tuning::default())
+        .1
+        .nodes;
+    assert_eq!(auto, reduced, "auto's nodes at depth 7");
 }
 
 /// Past its horizon alpha-beta follows the moves that take material. In
