@@ -118,7 +118,8 @@ registry! {
         // 400 games with them, +100.9 ± 12.1 over 800 without.
         auto: Profile::plain("alphabeta", MctsConfig::tuned())
             .without_proofs()
-            .with_reductions(),
+            .with_reductions()
+            .with_clock_stretch(160),
         // A learned value as alpha-beta's evaluation (session 9, 4000
         // self-play games): level at equal depth (19-162-19 at depth 6),
         // -14 at 100 ms for its features' cost; so no weights.

@@ -44,6 +44,11 @@ pub struct Profile {
     /// (traps set among moves the search thinks about as good) before a
     /// proof settles the position (`long_shot.rs`).
     pub long_shots: bool,
+    /// On a clock, `Search auto` aims at this percentage of the time the
+    /// time manager plans for a move (100: as planned; never past the hard
+    /// limit): where iterations stop well short of the plan, the rest of
+    /// the clock is otherwise never spent.
+    pub clock_stretch_pct: u32,
 }
 
 impl Profile {
@@ -60,6 +65,7 @@ impl Profile {
             proofs: true,
             plan_moves: None,
             long_shots: false,
+            clock_stretch_pct: 100,
         }
     }
 
@@ -80,6 +86,13 @@ impl Profile {
     /// The same profile with alpha-beta's late-move reductions on.
     pub const fn with_reductions(mut self) -> Profile {
         self.alphabeta.reductions = true;
+        self
+    }
+
+    /// The same profile aiming at `pct` percent of each move's planned
+    /// time on a clock.
+    pub const fn with_clock_stretch(mut self, pct: u32) -> Profile {
+        self.clock_stretch_pct = pct;
         self
     }
 
@@ -197,6 +210,9 @@ struct BuiltFor {
     plan_moves: Option<u32>,
     /// Whether the profile plays long shots (`auto` with proofs only).
     long_shots: bool,
+    /// The profile's aim on a clock, in percent of the planned time
+    /// (`auto` only; 100 otherwise).
+    clock_stretch_pct: u32,
 }
 
 pub struct GameSession<G: Game> {
@@ -295,6 +311,16 @@ impl<G: Game> GameSession<G> {
         }
     }
 
+    /// The time plan for a move of the prepared searcher: the game's
+    /// plan, stretched on a clock by the profile's aim.
+    fn move_plan(&self, limits: &Limits, settings: &SearchSettings) -> TimeManager {
+        let stretch = self
+            .searcher
+            .as_ref()
+            .map_or(100, |(built, _)| built.clock_stretch_pct);
+        TimeManager::for_search(limits, &self.current, settings).stretched(stretch as f64 / 100.0)
+    }
+
     /// One search of the current position (not over) with `lag_ms` of
     /// measured lateness planned for: proofs first where on, then the
     /// searcher.
@@ -326,7 +352,7 @@ impl<G: Game> GameSession<G> {
                 .and_then(|(built, _)| built.plan_moves),
             ..settings.clone()
         };
-        let plan = TimeManager::for_search(limits, current, settings);
+        let plan = self.move_plan(limits, settings);
         let clock = proofs::MoveClock {
             plan: &plan,
             start: run.start,
@@ -526,6 +552,11 @@ impl<G: Game> Session for GameSession<G> {
             proving,
             plan_moves,
             long_shots: self.profile.long_shots && auto && proving,
+            clock_stretch_pct: if auto {
+                self.profile.clock_stretch_pct
+            } else {
+                100
+            },
         };
         if self.searcher.as_ref().is_none_or(|(k, _)| *k != built_for) {
             // The old searcher's memory goes before the new one's comes.
@@ -657,4 +688,76 @@ fn in_text<G: Game>(root: &G, report: Report<G::Move>) -> Report<String> {
             .collect()
     };
     report.map_moves(line, |mv| root.format_move(mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::atoms::{self, Atoms, Variant};
+
+    fn atoms_session(profile: Profile) -> GameSession<Atoms> {
+        let initial = Atoms::new(
+            atoms::DEFAULT_SIZE,
+            atoms::DEFAULT_STONES,
+            Variant::Standard,
+        );
+        let profiles = Profiles {
+            plain: profile,
+            learned: None,
+        };
+        GameSession::new(GameConfig::named("atoms"), initial, profiles)
+    }
+
+    fn plan_with(
+        session: &mut GameSession<Atoms>,
+        searcher: &'static str,
+        limits: &Limits,
+    ) -> TimeManager {
+        let engine = Engine {
+            searcher,
+            proofs: false,
+            ..Engine::default()
+        };
+        assert!(session.prepare(&engine).is_empty());
+        session.move_plan(limits, &SearchSettings::default())
+    }
+
+    #[test]
+    fn auto_aims_at_its_profiles_share_of_a_clock_and_a_named_searcher_at_the_plan() {
+        let profile = Profile::plain("alphabeta", MctsConfig::tuned())
+            .without_proofs()
+            .with_clock_stretch(160);
+        let mut session = atoms_session(profile);
+        let clock = Limits {
+            time: [Some(10_000), Some(10_000)],
+            inc: [100, 100],
+            ..Limits::default()
+        };
+        let auto = plan_with(&mut session, searcher::AUTO.name, &clock);
+        let named = plan_with(&mut session, "alphabeta", &clock);
+        let (auto_soft, named_soft) = (auto.soft().unwrap(), named.soft().unwrap());
+        assert_eq!(
+            auto_soft,
+            named_soft.mul_f64(1.6),
+            "{auto_soft:?} vs {named_soft:?}"
+        );
+        assert_eq!(auto.hard(), named.hard(), "the hard limit stays");
+        // A fixed move time is spent whole either way.
+        let fixed = Limits::movetime(100);
+        let auto = plan_with(&mut session, searcher::AUTO.name, &fixed);
+        assert_eq!(auto, plan_with(&mut session, "alphabeta", &fixed));
+    }
+
+    #[test]
+    fn a_profile_at_one_hundred_percent_keeps_the_plan() {
+        let profile = Profile::plain("alphabeta", MctsConfig::tuned()).without_proofs();
+        let mut session = atoms_session(profile);
+        let clock = Limits {
+            time: [Some(3_000), Some(3_000)],
+            ..Limits::default()
+        };
+        let auto = plan_with(&mut session, searcher::AUTO.name, &clock);
+        assert_eq!(auto, plan_with(&mut session, "alphabeta", &clock));
+        assert!(auto.soft().is_some());
+    }
 }
