@@ -45,9 +45,9 @@ pub struct Profile {
     /// proof settles the position (`long_shot.rs`).
     pub long_shots: bool,
     /// On a clock, `Search auto` aims at this percentage of the time the
-    /// time manager plans for a move (100: as planned; never past the hard
-    /// limit): where iterations stop well short of the plan, the rest of
-    /// the clock is otherwise never spent.
+    /// time manager plans for a move (100, or less: as planned; never past
+    /// the hard limit): where iterations stop well short of the plan, the
+    /// rest of the clock is otherwise never spent.
     pub clock_stretch_pct: u32,
 }
 
