@@ -120,10 +120,15 @@ registry! {
         // it aims at 160% of it (session 61, 10 s + 100 ms, 400 games each):
         // +157.7 ± 20.8 over v0.1 (+137.0 without), +384.1 over `uct-plain`
         // (+389.1 without); within noise, no worse, the clock spent as v0.1 does.
+        // A draw scored an atom down (contempt 100, session 62, 400 games
+        // each): over `uct-plain` +459.6 at 100 ms (+407.3 without) and
+        // +389.1 at 10 s + 100 ms (+384.1), over v0.1 +139.0 at 100 ms
+        // (+145.1): within noise each, and the 100 ms cell clears +400.
         auto: Profile::plain("alphabeta", MctsConfig::tuned())
             .without_proofs()
             .with_reductions()
-            .with_clock_stretch(160),
+            .with_clock_stretch(160)
+            .with_contempt(100),
         // A learned value as alpha-beta's evaluation (session 9, 4000
         // self-play games): level at equal depth (19-162-19 at depth 6),
         // -14 at 100 ms for its features' cost; so no weights.

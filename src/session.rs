@@ -89,6 +89,13 @@ impl Profile {
         self
     }
 
+    /// The same profile scoring a draw `cp` centipawns below level for the
+    /// side to move at alpha-beta's root (the `Contempt` option overrides it).
+    pub const fn with_contempt(mut self, cp: i32) -> Profile {
+        self.alphabeta.contempt = cp;
+        self
+    }
+
     /// The same profile aiming at `pct` percent of each move's planned
     /// time on a clock.
     pub const fn with_clock_stretch(mut self, pct: u32) -> Profile {

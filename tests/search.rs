@@ -238,6 +238,28 @@ fn alphabeta_contempt_plays_on_rather_than_draw() {
     );
 }
 
+/// Atoms' `auto` scores a draw 100 centipawns below level for the side to
+/// move at the root (its profile's contempt, session 62), as does a named
+/// `alphabeta` in Atoms; the `Contempt` option overrides it.
+#[test]
+fn atoms_auto_scores_a_draw_at_its_profiles_contempt() {
+    for side in ["w", "b"] {
+        let fen = format!("3bw3/3b4/8/8/6bb/2b3bw/1bw5/3b4 {side} 0 0 99");
+        let score = |searcher, contempt| {
+            let mut s = session("atoms", "", &fen);
+            let tuning = Tuning {
+                contempt,
+                ..Tuning::default()
+            };
+            search_tuned(&mut s, searcher, 1, depth(3), tuning).1.score
+        };
+        assert_eq!(score("auto", None), Score::Cp(-100), "{fen}");
+        assert_eq!(score("auto", Some(0)), Score::Cp(0), "{fen}");
+        assert_eq!(score("alphabeta", None), Score::Cp(-100), "{fen}");
+        assert_eq!(score("alphabeta", Some(37)), Score::Cp(-37), "{fen}");
+    }
+}
+
 /// A position met again on the searched line scores as a draw, though
 /// the rules want a third occurrence. In this Atoms position (from a game
 /// against uct-plain that ended drawn by repetition) White is four atoms
