@@ -108,8 +108,8 @@ registry! {
         // +191 over MCTS. In-play proofs measured weaker (against v0.1,
         // 400 games each: -12 with them, +6 without). The evaluation scores
         // the atoms that will survive the drop phase's removal (session 32:
-        // +57.9 over material alone, 200 games at 100 ms). A draw stays at 0:
-        // `Contempt` 50 and 100 measured level against v0.1 (sessions 12-13,
+        // +57.9 over material alone, 200 games at 100 ms). `Contempt` 50 and
+        // 100 measured level against v0.1 (sessions 12-13,
         // and again in session 39, when `auto` already led it by +98): fewer
         // games were drawn by repetition, more by the 100-move rule, and no
         // more were won. Counting the atoms that cannot move (session 42):
@@ -123,7 +123,8 @@ registry! {
         // A draw scored an atom down (contempt 100, session 62, 400 games
         // each): over `uct-plain` +459.6 at 100 ms (+407.3 without) and
         // +389.1 at 10 s + 100 ms (+384.1), over v0.1 +139.0 at 100 ms
-        // (+145.1): within noise each, and the 100 ms cell clears +400.
+        // (+145.1): within noise each, and the 100 ms cell clears +400, so
+        // a draw no longer stays at 0.
         auto: Profile::plain("alphabeta", MctsConfig::tuned())
             .without_proofs()
             .with_reductions()
