@@ -124,7 +124,8 @@ registry! {
         // each): over `uct-plain` +459.6 at 100 ms (+407.3 without) and
         // +389.1 at 10 s + 100 ms (+384.1), over v0.1 +139.0 at 100 ms
         // (+145.1): within noise each, and the 100 ms cell clears +400, so
-        // a draw no longer stays at 0.
+        // a draw no longer stays at 0. Over v0.1 at 10 s + 100 ms (session
+        // 63, 400 games): +130.9 (without: +157.7), more draws an atom down.
         auto: Profile::plain("alphabeta", MctsConfig::tuned())
             .without_proofs()
             .with_reductions()
