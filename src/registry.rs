@@ -125,7 +125,8 @@ registry! {
         // +389.1 at 10 s + 100 ms (+384.1), over v0.1 +139.0 at 100 ms
         // (+145.1): within noise each, and the 100 ms cell clears +400, so
         // a draw no longer stays at 0. Over v0.1 at 10 s + 100 ms (session
-        // 63, 400 games): +130.9 (without: +157.7), more draws an atom down.
+        // 63, 400 games): +130.9 (without: +157.7), more draws an atom down;
+        // over `uct-plain` there +398.0 over 800 games (sessions 62 + 63).
         auto: Profile::plain("alphabeta", MctsConfig::tuned())
             .without_proofs()
             .with_reductions()
