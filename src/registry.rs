@@ -127,6 +127,9 @@ registry! {
         // a draw no longer stays at 0. Over v0.1 at 10 s + 100 ms (session
         // 63, 400 games): +130.9 (without: +157.7), more draws an atom down;
         // over `uct-plain` there +398.0 over 800 games (sessions 62 + 63).
+        // The drops planned to take half the clock, not a third (the game's
+        // moves-left estimate, session 64, 10 s + 100 ms, 400 games each):
+        // +436.4 over `uct-plain`, +128.0 (+130.9 before) over v0.1.
         auto: Profile::plain("alphabeta", MctsConfig::tuned())
             .without_proofs()
             .with_reductions()

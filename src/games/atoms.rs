@@ -1162,9 +1162,16 @@ impl Game for Atoms {
         out
     }
 
-    /// The drops left, plus a typical movement phase.
+    /// The drops left, plus a short movement phase while atoms are in hand:
+    /// the atom lead the drops build decides most games (against
+    /// `uct-plain` at 10 s + 100 ms, 26% of games level after the drops
+    /// were drawn, 18% one atom up, 10% two up), so the drops get about
+    /// half the clock rather than a third.
     fn moves_left_estimate(&self) -> u32 {
-        self.state.hand[self.to_move.index()] as u32 + 20
+        match self.state.hand[self.to_move.index()] as u32 {
+            0 => 20,
+            hand => hand + 10,
+        }
     }
 
     /// King-wise adjacency, slides and the valence rule look the same from
