@@ -4,8 +4,8 @@
 
 use quintet::games::atoms::{Atoms, Variant};
 use quintet::games::{Game, Seat};
-use quintet::search::Limits;
 use quintet::search::time::TimeManager;
+use quintet::search::{Limits, SearchSettings};
 
 /// The drops of a game `auto` won against `uct-plain` (11 atoms a side).
 const DROPS: [&str; 22] = [
@@ -13,10 +13,22 @@ const DROPS: [&str; 22] = [
     "e3", "b7", "a6", "a8", "a5", "a4",
 ];
 
+/// Plays `text` in `position`, checking that it is legal there.
+fn play<G: Game>(position: &mut G, text: &str, legal: &mut Vec<G::Move>) {
+    let mv = position.parse_move(text).expect("a move of the game");
+    position.legal_moves(legal);
+    assert!(legal.contains(&mv), "{text} is legal");
+    position.make(mv);
+}
+
 /// Plays `moves` from `position` and returns how much of a `clock_ms`
 /// clock without increment the first player's planned (soft) move times
-/// took over them.
+/// took over them, planned as a search plans them (no move overhead).
 fn planned_spend<G: Game>(mut position: G, moves: &[&str], clock_ms: u64) -> u64 {
+    let settings = SearchSettings {
+        move_overhead_ms: 0,
+        ..SearchSettings::default()
+    };
     let mut remaining = clock_ms;
     let mut legal = Vec::new();
     for text in moves {
@@ -25,14 +37,10 @@ fn planned_spend<G: Game>(mut position: G, moves: &[&str], clock_ms: u64) -> u64
                 time: [Some(remaining), Some(remaining)],
                 ..Limits::default()
             };
-            let plan = TimeManager::moves_to_plan(position.moves_left_estimate(), None);
-            let soft = TimeManager::new(&limits, Seat::P1, 0, 0, plan).soft();
+            let soft = TimeManager::for_search(&limits, &position, &settings).soft();
             remaining -= soft.unwrap().as_millis() as u64;
         }
-        let mv = position.parse_move(text).expect("a move of the game");
-        position.legal_moves(&mut legal);
-        assert!(legal.contains(&mv), "{text} is legal");
-        position.make(mv);
+        play(&mut position, text, &mut legal);
     }
     clock_ms - remaining
 }
@@ -53,8 +61,9 @@ fn atoms_drops_are_planned_to_take_about_half_the_clock() {
 fn atoms_movement_moves_share_the_clock_over_a_long_phase() {
     // Once the hands are empty a move is planned as one of twenty.
     let mut position = Atoms::new(8, 11, Variant::Standard);
+    let mut legal = Vec::new();
     for text in DROPS {
-        position.make(position.parse_move(text).unwrap());
+        play(&mut position, text, &mut legal);
     }
     assert_eq!(position.moves_left_estimate(), 20);
     let spent = planned_spend(position, &["c7d7"], 10_000);
