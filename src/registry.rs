@@ -218,9 +218,10 @@ registry! {
         // 0.4; evaluated playout cutoffs far worse (weak evaluation).
         auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.4)),
         // Measured with the embedded Nadraz 10 weights (bench/RESULTS.md):
-        // +131 Elo over none at 100 ms (SPRT H1); the value alone at leaves
-        // (no playouts) lost 3-17 to a 0.3 mix; a 0.6 mix beat 0.3 by +54
-        // (400 games at 100 ms).
+        // +131 Elo over none at 100 ms (H1 of an SPRT in the normal
+        // approximation; the exact LLR of those 25 pairs, 2.54, had not
+        // decided); the value alone at leaves (no playouts) lost 3-17 to a
+        // 0.3 mix; a 0.6 mix beat 0.3 by +54 (400 games at 100 ms).
         learned: Some(Profile::plain("mcts", MctsConfig::tuned().with_exploration(1.0).with_value_weight(0.6))),
     } => build_nadraz;
     GameEntry {

@@ -472,28 +472,6 @@ fn trinomial_elo_matches_hand_computation() {
     assert!(close(elo_of_score(score_of_elo(-123.4)), -123.4, 1e-9));
 }
 
-/// The LLR by brute force: expand the pentanomial counts into the list of
-/// pair scores, estimate the variance from that list, and add up the log
-/// ratio of the two normal densities pair by pair.
-fn llr_by_brute_force(counts: [u64; 5], elo0: f64, elo1: f64) -> f64 {
-    let mut scores = Vec::new();
-    for (bin, &count) in counts.iter().enumerate() {
-        for _ in 0..count {
-            scores.push(bin as f64 / 4.0);
-        }
-    }
-    let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let variance = scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
-    let log_density =
-        |x: f64, mu: f64| -(x - mu).powi(2) / (2.0 * variance) - (variance.sqrt()).ln();
-    let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-    scores
-        .iter()
-        .map(|&x| log_density(x, s1) - log_density(x, s0))
-        .sum()
-}
-
 /// The exact generalized LLR (the multinomial maximum likelihood under
 /// each hypothesis's mean), solved numerically: the constrained maximum is
 /// p_i = q_i / (1 + λ(x_i − s)), with λ found by bisection.
@@ -528,48 +506,78 @@ fn llr_exact_mle(counts: [u64; 5], elo0: f64, elo1: f64) -> f64 {
 
 #[test]
 fn pentanomial_llr_matches_independent_computations() {
-    let cases: [([u64; 5], f64, f64); 4] = [
+    // Every bin seen: the engine's LLR is the exact multinomial one.
+    let cases: [([u64; 5], f64, f64); 5] = [
         ([10, 20, 40, 20, 10], 0.0, 5.0),
         ([5, 15, 40, 25, 15], 0.0, 5.0),
         ([20, 90, 300, 110, 30], 0.0, 10.0),
         ([31, 102, 250, 98, 29], -3.0, 1.0),
+        ([1, 2, 6, 30, 161], 350.0, 450.0),
     ];
     for (counts, elo0, elo1) in cases {
-        let p = Pentanomial { counts };
-        let llr = p.llr(elo0, elo1);
-        let brute = llr_by_brute_force(counts, elo0, elo1);
-        assert!(close(llr, brute, 1e-9), "{counts:?}: {llr} vs {brute}");
+        let llr = Pentanomial { counts }.llr(elo0, elo1);
+        let exact = llr_exact_mle(counts, elo0, elo1);
+        assert!(close(llr, exact, 1e-7), "{counts:?}: {llr} vs {exact}");
     }
-    // Worked by hand: [10, 20, 40, 20, 10] has mean 1/2 and variance
-    // (2·10·0.5² + 2·20·0.25²) / 100 = 0.075; s0 = 1/2, s1 = 1/(1+10^(-5/400)).
+    // Near the hypotheses it is close to the normal approximation
+    // N·(s1 − s0)·(2m − s0 − s1) / (2s²): [10, 20, 40, 20, 10] has mean 1/2
+    // and variance (2·10·0.5² + 2·20·0.25²) / 100 = 0.075.
     let s1 = 1.0 / (1.0 + 10f64.powf(-5.0 / 400.0));
-    let by_hand = 100.0 * (s1 - 0.5) * (1.0 - 0.5 - s1) / (2.0 * 0.075);
-    let p = Pentanomial {
+    let normal = 100.0 * (s1 - 0.5) * (1.0 - 0.5 - s1) / (2.0 * 0.075);
+    let llr = Pentanomial {
         counts: [10, 20, 40, 20, 10],
-    };
-    assert!(close(p.llr(0.0, 5.0), by_hand, 1e-9));
-    assert!(close(p.llr(0.0, 5.0), -0.034_512_800_5, 1e-9));
-    // Near the hypotheses the normal approximation is close to the exact
-    // multinomial GSPRT.
+    }
+    .llr(0.0, 5.0);
+    assert!(close(normal, -0.034_512_800_5, 1e-9));
+    assert!((llr - normal).abs() < 0.002, "{llr} vs {normal}");
+    // The SPRT decides at the Wald bounds, and the LLR grows with the pairs.
     let counts = [20, 90, 300, 110, 30];
-    let (approx, exact) = (
-        Pentanomial { counts }.llr(0.0, 10.0),
-        llr_exact_mle(counts, 0.0, 10.0),
-    );
-    assert!(close(approx, 1.926_898_36, 1e-6), "{approx}");
-    assert!(close(exact, 1.920_674_75, 1e-6), "{exact}");
-    assert!((approx - exact).abs() / exact < 0.01);
-    // The SPRT decides at the Wald bounds.
+    let llr = Pentanomial { counts }.llr(0.0, 10.0);
+    assert!(close(llr, 1.920_674_75, 1e-6), "{llr}");
     let sprt = Sprt::parse("elo0=0 elo1=10").unwrap();
-    assert_eq!(sprt.decide(approx), None);
+    assert_eq!(sprt.decide(llr), None);
     let doubled = Pentanomial {
         counts: counts.map(|c| c * 2),
     };
-    assert!(close(doubled.llr(0.0, 10.0), 2.0 * approx, 1e-9));
+    assert!(close(doubled.llr(0.0, 10.0), 2.0 * llr, 1e-9));
     assert_eq!(
         sprt.decide(doubled.llr(0.0, 10.0)),
         Some(quintet::matches::stats::Decision::H1)
     );
+}
+
+#[test]
+fn an_sprt_far_from_even_needs_its_pairs() {
+    // Every pair won, at elo0=400 elo1=500: the nearest distribution of
+    // each hypothesis wins a pair with its expected score s and loses the
+    // rest, so each pair adds ln(s1/s0) (about 0.041) and the upper bound
+    // ln(19) needs about 72 pairs. (The normal approximation, with the
+    // empty bins' tiny variance, crossed it on the first ten.)
+    let sprt = Sprt::parse("elo0=400 elo1=500").unwrap();
+    let per_pair = (score_of_elo(500.0) / score_of_elo(400.0)).ln();
+    let all_won = |pairs: u64| Pentanomial {
+        counts: [0, 0, 0, 0, pairs],
+    };
+    for pairs in [10, 50, 100] {
+        let llr = all_won(pairs).llr(400.0, 500.0);
+        let exact = llr_exact_mle([0, 0, 0, 0, pairs], 400.0, 500.0);
+        assert!(close(llr, pairs as f64 * per_pair, 1e-3), "{pairs}: {llr}");
+        assert!(close(llr, exact, 1e-3), "{pairs}: {llr} vs {exact}");
+    }
+    assert_eq!(sprt.decide_pairs(&all_won(10)), None);
+    assert_eq!(sprt.decide_pairs(&all_won(70)), None);
+    assert_eq!(
+        sprt.decide_pairs(&all_won(75)),
+        Some(quintet::matches::stats::Decision::H1)
+    );
+    // Hypotheses of a certain result still give a finite LLR.
+    assert!(all_won(20).llr(5000.0, 9000.0).is_finite());
+    assert!(all_won(20).llr(-9000.0, -5000.0).is_finite());
+    // A lost pair among them weighs heavily against H1.
+    let one_lost = Pentanomial {
+        counts: [1, 0, 0, 0, 99],
+    };
+    assert!(one_lost.llr(400.0, 500.0) < all_won(99).llr(400.0, 500.0) - 0.5);
 }
 
 #[test]

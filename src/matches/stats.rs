@@ -1,7 +1,8 @@
 //! Match statistics, from the first engine's point of view: W/D/L, the
-//! logistic Elo difference with a 95% interval, and the SPRT on game pairs
-//! (pentanomial counts) in the normal approximation of the generalized
-//! SPRT that fishtest uses.
+//! logistic Elo difference with a 95% interval, and the generalized SPRT
+//! on game pairs (pentanomial counts): under each hypothesis, the
+//! distribution of the pair score nearest the observed one (its maximum
+//! likelihood) that has the hypothesis's expected score.
 //!
 //! Scores are fractions: a game scores 1, 1/2 or 0; a pair scores the mean
 //! of its two games, so 0, 1/4, 1/2, 3/4 or 1.
@@ -11,8 +12,8 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// The probability beyond each end of a two-sided 95% interval.
 const TAIL95: f64 = 0.025;
 
-/// Counts of zero are replaced by this when the variance is needed, so a
-/// run of identical pairs has a small positive variance instead of none.
+/// Counts of zero are replaced by this in the SPRT, so every pair score
+/// keeps some probability and a hypothesis's nearest distribution exists.
 const EMPTY_BIN: f64 = 1e-3;
 
 /// The expected score of a player `elo` points stronger (logistic model).
@@ -173,15 +174,12 @@ impl Pentanomial {
         self.counts[usize::from(half_points.min(4))] += 1;
     }
 
-    /// Mean and variance of the pair score, with empty bins regularized.
-    fn regularized_moments(&self) -> (f64, f64, f64) {
-        let counts: Vec<f64> = self
-            .counts
-            .iter()
-            .map(|&c| (c as f64).max(EMPTY_BIN))
-            .collect();
-        let (mean, variance) = moments(&PAIR_SCORES, &counts);
-        (mean, variance, counts.iter().sum())
+    /// The observed share of each bin, empty bins counted as
+    /// [`EMPTY_BIN`] pairs.
+    fn regularized_shares(&self) -> [f64; 5] {
+        let counts = self.counts.map(|c| (c as f64).max(EMPTY_BIN));
+        let total: f64 = counts.iter().sum();
+        counts.map(|c| c / total)
     }
 
     /// The Elo estimate from the pairs (the pair is the independent unit,
@@ -197,19 +195,70 @@ impl Pentanomial {
     }
 
     /// The log-likelihood ratio of H1 (Elo = `elo1`) against H0 (Elo =
-    /// `elo0`). The pair scores are taken as normal with the observed
-    /// variance s²; for N pairs of mean m and expected scores s0, s1 of the
-    /// two hypotheses,
-    ///   LLR = N · (s1 − s0) · (2m − s0 − s1) / (2 s²),
-    /// the difference of the two normal log-likelihoods.
+    /// `elo0`), the generalized SPRT: each hypothesis stands for the
+    /// distribution of pair scores that is most likely to have given the
+    /// observed shares q among those whose mean is its expected score s.
+    /// That distribution is p_i = q_i / (1 + λ(x_i − s)) for pair scores x_i
+    /// (a Lagrange multiplier; λ makes the mean s), so for N pairs
+    ///   LLR = N · Σ q_i · ln((1 + λ0(x_i − s0)) / (1 + λ1(x_i − s1))).
+    /// Unlike a normal approximation it stays honest far from an even
+    /// score: N pairs all won give about N · ln(s1 / s0), not a bound
+    /// crossed after a handful.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        if self.pairs() == 0 {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
             return 0.0;
         }
-        let (mean, variance, n) = self.regularized_moments();
-        let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+        let q = self.regularized_shares();
+        // A hypothesis of thousands of Elo would mean a certain result,
+        // which no distribution with every bin in it can have.
+        let expected = |elo: f64| score_of_elo(elo).clamp(1e-9, 1.0 - 1e-9);
+        let (s0, s1) = (expected(elo0), expected(elo1));
+        let (lambda0, lambda1) = (multiplier(&q, s0), multiplier(&q, s1));
+        let per_pair: f64 = (0..5)
+            .map(|i| {
+                let x = PAIR_SCORES[i];
+                q[i] * ((1.0 + lambda0 * (x - s0)) / (1.0 + lambda1 * (x - s1))).ln()
+            })
+            .sum();
+        n * per_pair
     }
+}
+
+/// The multiplier λ that gives the distribution q_i / (1 + λ(x_i − s)) the
+/// mean `s` (0 < s < 1; every q_i > 0). The mean's deviation
+/// f(λ) = Σ q_i (x_i − s) / (1 + λ(x_i − s)) falls strictly from +∞ to −∞
+/// between the poles −1/(1 − s) and 1/s, so the root is unique: Newton's
+/// steps, kept inside the bracket that holds it (halving it where a step
+/// would leave it).
+fn multiplier(q: &[f64; 5], s: f64) -> f64 {
+    let (mut low, mut high) = (-1.0 / (1.0 - s), 1.0 / s);
+    let mut lambda = 0.0;
+    for _ in 0..200 {
+        let (mut f, mut slope) = (0.0, 0.0);
+        for (&x, &qi) in PAIR_SCORES.iter().zip(q) {
+            let d = x - s;
+            let denominator = 1.0 + lambda * d;
+            f += qi * d / denominator;
+            slope -= qi * d * d / (denominator * denominator);
+        }
+        if f > 0.0 {
+            low = lambda;
+        } else {
+            high = lambda;
+        }
+        let newton = lambda - f / slope;
+        let next = if newton > low && newton < high {
+            newton
+        } else {
+            (low + high) / 2.0
+        };
+        if (next - lambda).abs() <= 1e-15 * (1.0 + lambda.abs()) {
+            return next;
+        }
+        lambda = next;
+    }
+    lambda
 }
 
 /// The SPRT takes no decision on fewer complete pairs than this.
@@ -243,9 +292,8 @@ impl Sprt {
     }
 
     /// The decision the pairs so far support. None before
-    /// [`MIN_PAIRS_TO_DECIDE`] pairs: the variance of a handful of pairs is
-    /// no estimate (one pair has none), and the normal approximation would
-    /// stop on it at once.
+    /// [`MIN_PAIRS_TO_DECIDE`] pairs: the shares of a handful of pairs are
+    /// no estimate of their distribution.
     pub fn decide_pairs(&self, pairs: &Pentanomial) -> Option<Decision> {
         if pairs.pairs() < MIN_PAIRS_TO_DECIDE {
             return None;
@@ -399,7 +447,9 @@ mod tests {
         assert_eq!(s.decide(3.0), Some(Decision::H1));
         assert_eq!(s.decide(-3.0), Some(Decision::H0));
         assert_eq!(s.decide(0.0), None);
-        // No decision on a handful of pairs, however lopsided.
+        // No decision on a handful of pairs, however lopsided (at these
+        // bounds each pair won adds about ln(0.5 / 0.091) = 1.7 to the LLR).
+        let s = Sprt::parse("elo0=-400 elo1=0").unwrap();
         let mut pairs = Pentanomial::default();
         for n in 1..=MIN_PAIRS_TO_DECIDE {
             pairs.add(4);
