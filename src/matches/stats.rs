@@ -242,6 +242,10 @@ fn multiplier(q: &[f64; 5], s: f64) -> f64 {
             f += qi * d / denominator;
             slope -= qi * d * d / (denominator * denominator);
         }
+        if f == 0.0 {
+            // The root itself (the observed mean is s when λ = 0).
+            return lambda;
+        }
         if f > 0.0 {
             low = lambda;
         } else {
