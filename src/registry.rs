@@ -200,12 +200,15 @@ registry! {
         // order of immediate gain: -42. Session 31: the value with a hidden
         // layer of 16 units, fitted to the same games (held-out value loss
         // 0.4329 to 0.4181), +40 over the linear file at 100 ms (400 games).
-        // Session 68: with that value, playouts cut at 14 plies +42 over
-        // 20, at 10 worse than 14 (400 games each, 100 ms).
+        // Session 68: cut at 14 plies +42 over 20 at 100 ms (400 games),
+        // +507 over uct-plain there (800 games, from +402), but at 10 s +
+        // 100 ms +335 over uct-plain (110 games, SPRT 400/500 H0; 20 had
+        // +470 in session 55): kept at 20 until a cut that follows the
+        // move's time is measured at both clocks.
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()
-                .with_cutoff(14, 400.0)
+                .with_cutoff(20, 400.0)
                 .with_exploration(0.25)
                 .with_cutoff_value(),
         )),
