@@ -204,11 +204,16 @@ registry! {
         // +507 over uct-plain there (800 games, from +402), but at 10 s +
         // 100 ms +335 over uct-plain (110 games, SPRT 400/500 H0; 20 had
         // +470 in session 55): kept at 20 until a cut that follows the
-        // move's time is measured at both clocks.
+        // move's time is measured at both clocks. Session 69: so searches
+        // meant to take at most 200 ms (100 ms a move) cut at 14, longer
+        // ones (about 320 ms a move at 10 s + 100 ms) at 20: +470 over
+        // uct-plain at 100 ms (+494 pooled with session 68's 800 games),
+        // +402 at 10 s + 100 ms (+433 pooled with session 55's 400).
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()
                 .with_cutoff(20, 400.0)
+                .with_quick_cutoff(14, 200)
                 .with_exploration(0.25)
                 .with_cutoff_value(),
         )),

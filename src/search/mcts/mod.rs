@@ -38,6 +38,13 @@ use std::time::{Duration, Instant};
 use tree::{Proof, RELAXED, State, Tree};
 use worker::Worker;
 
+/// A shorter playout cut for short timed searches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct QuickCutoff {
+    pub plies: u32,
+    pub up_to_ms: u64,
+}
+
 /// The tunable behaviour of MCTS for one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -52,6 +59,10 @@ pub struct MctsConfig {
     /// End playouts after this many plies and score the position with the
     /// game's evaluation (`None`: play to the end).
     pub playout_cutoff: Option<u32>,
+    /// Timed searches whose target time is at most this many milliseconds
+    /// cut their playouts at these plies instead (a short search gains
+    /// more from many short playouts than from fewer longer ones).
+    pub quick_cutoff: Option<QuickCutoff>,
     /// The evaluation that means a 73% (1 / (1 + e^-1)) chance to win.
     pub eval_scale: f32,
     /// With an evaluator: the weight of its value at a leaf (1: value
@@ -86,6 +97,7 @@ impl MctsConfig {
             expand_after: 1,
             widen_above: Some(200),
             playout_cutoff: None,
+            quick_cutoff: None,
             eval_scale: 100.0,
             value_weight: 1.0,
             first_play_reduction: 0.2,
@@ -102,6 +114,24 @@ impl MctsConfig {
         self.playout_cutoff = Some(plies);
         self.eval_scale = eval_scale;
         self
+    }
+
+    /// Timed searches meant to take at most `up_to_ms` cut their playouts
+    /// after `plies` instead.
+    pub const fn with_quick_cutoff(mut self, plies: u32, up_to_ms: u64) -> Self {
+        self.quick_cutoff = Some(QuickCutoff { plies, up_to_ms });
+        self
+    }
+
+    /// The playout cut for a search that should take `target` (`None`:
+    /// untimed, e.g. by nodes, which keeps the usual cut).
+    pub fn cutoff_for(&self, target: Option<Duration>) -> Option<u32> {
+        match (self.quick_cutoff, target) {
+            (Some(quick), Some(target)) if target.as_millis() <= u128::from(quick.up_to_ms) => {
+                Some(quick.plies)
+            }
+            _ => self.playout_cutoff,
+        }
     }
 
     pub const fn with_exploration(mut self, c: f32) -> Self {
@@ -298,7 +328,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         ctx: &mut Context<G::Move>,
     ) -> SearchResult<G::Move> {
         let position = root.position;
-        let config = self.setup.mcts.tuned_by(&settings.tuning);
+        let mut config = self.setup.mcts.tuned_by(&settings.tuning);
         let mut moves = Vec::new();
         position.search_moves(&mut moves);
         // The root's children always fit, even where Hash is tiny.
@@ -317,6 +347,10 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         }
         self.last_path = Some(root.path.clone());
         let time = ctx.time_plan(limits, position, settings);
+        // A cut set by hand (`PlayoutCutoff`) holds whatever the time.
+        if settings.tuning.playout_cutoff.is_none() && limits.is_timed() {
+            config.playout_cutoff = config.cutoff_for(time.target());
+        }
         let threads = settings.threads.max(1);
         let shared = Shared {
             tree,
@@ -660,4 +694,24 @@ fn decided<G: Game>(
     let rate = done as f64 / searched.as_secs_f64().max(1e-6);
     let remaining = rate * soft.saturating_sub(elapsed).as_secs_f64();
     (first - second) as f64 > remaining
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_timed_searches_take_the_quick_cut_and_others_the_usual_one() {
+        let config = MctsConfig::tuned()
+            .with_cutoff(20, 400.0)
+            .with_quick_cutoff(14, 200);
+        let ms = |n| Some(Duration::from_millis(n));
+        assert_eq!(config.cutoff_for(ms(90)), Some(14));
+        assert_eq!(config.cutoff_for(ms(200)), Some(14));
+        assert_eq!(config.cutoff_for(ms(201)), Some(20));
+        assert_eq!(config.cutoff_for(ms(5000)), Some(20));
+        assert_eq!(config.cutoff_for(None), Some(20));
+        let without = MctsConfig::tuned().with_cutoff(20, 400.0);
+        assert_eq!(without.cutoff_for(ms(90)), Some(20));
+    }
 }
