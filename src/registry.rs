@@ -209,6 +209,9 @@ registry! {
         // ones (about 320 ms a move at 10 s + 100 ms) at 20: +470 over
         // uct-plain at 100 ms (+494 pooled with session 68's 800 games),
         // +402 at 10 s + 100 ms (+433 pooled with session 55's 400).
+        // Session 70: on a clock each move aims at 130% of its share (the
+        // profile used 82% of its clock, uct-plain 92%; now 89%): +506 over
+        // uct-plain at 10 s + 100 ms (252 games, SPRT 400/500 H1).
         learned: Some(Profile::plain(
             "mcts",
             MctsConfig::tuned()
@@ -216,7 +219,8 @@ registry! {
                 .with_quick_cutoff(14, 200)
                 .with_exploration(0.25)
                 .with_cutoff_value(),
-        )),
+        )
+        .with_clock_stretch(130)),
     } => build_tritium;
     GameEntry {
         name: "nadraz",
