@@ -298,7 +298,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 0,
             max: 1_000,
         },
-        help: "MCTS playout plies before the evaluation scores it (0: the game's own)",
+        help: "MCTS playout plies before the evaluation scores it, whatever the time (0: the game's own, which can be fewer in timed searches meant to be short, e.g. Tritium 5's 14 instead of 20 at 200 ms or less)",
         apply: |o, v| o.search.tuning.playout_cutoff = tuning(v).map(|n| n as u32),
     },
     OptionSpec {
