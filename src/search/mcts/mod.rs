@@ -186,7 +186,9 @@ impl MctsConfig {
             config.widen_above = Some(above);
         }
         if let Some(cutoff) = tuning.playout_cutoff {
+            // A cut set by hand holds whatever the time.
             config.playout_cutoff = (cutoff > 0).then_some(cutoff);
+            config.quick_cutoff = None;
         }
         if let Some(urgency) = tuning.first_play_urgency {
             config.first_play_urgency = (urgency > 0.0).then_some(urgency);
@@ -347,8 +349,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         }
         self.last_path = Some(root.path.clone());
         let time = ctx.time_plan(limits, position, settings);
-        // A cut set by hand (`PlayoutCutoff`) holds whatever the time.
-        if settings.tuning.playout_cutoff.is_none() && limits.is_timed() {
+        if limits.is_timed() {
             config.playout_cutoff = config.cutoff_for(time.target());
         }
         let threads = settings.threads.max(1);
@@ -713,5 +714,10 @@ mod tests {
         assert_eq!(config.cutoff_for(None), Some(20));
         let without = MctsConfig::tuned().with_cutoff(20, 400.0);
         assert_eq!(without.cutoff_for(ms(90)), Some(20));
+        let by_hand = config.tuned_by(&Tuning {
+            playout_cutoff: Some(30),
+            ..Tuning::default()
+        });
+        assert_eq!(by_hand.cutoff_for(ms(90)), Some(30));
     }
 }
