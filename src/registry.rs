@@ -77,7 +77,7 @@ registry! {
         // plies): +21 to +96 over not asking at 1 to 8 plies (200 games
         // each), +51 at 4 over 400 games (bench/RESULTS.md, session 28).
         // Playouts are decided only where every region has at most 8 cells
-        // (leaves 12): three times the playouts, +44.7 over 12 (session 71).
+        // (leaves 12): 2.4 times the nodes a second, +44.7 over 12 (session 71).
         // On a clock, the proofs play the last moves in an instant: sharing
         // the clock over at most 6 moves (the game's estimate is about 17
         // after the opening) measured +56 at 10 s + 100 ms, 4 moves +42

@@ -1057,7 +1057,7 @@ const PLAYOUT_SHAPES: u32 = 64;
 /// cells (leaves: [`DEFAULT_SMALL`], 12). Regions of 9-12 cells come in far
 /// more shapes than the cache holds, so asking there computed about three
 /// new shapes a playout; playing on at random until they shrink makes a
-/// 7x7 search about three times as fast. Hadron 7 at 100 ms, 1000 games
+/// 7x7 search 2.4 times as fast. Hadron 7 at 100 ms, 1000 games
 /// each, against the same search with 8 (bench/RESULTS.md, session 71):
 /// 12 -44.7, 10 -11.1, 6 -18.8.
 const PLAYOUT_SMALL: u32 = 8;
