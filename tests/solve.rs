@@ -402,8 +402,8 @@ impl GameVisitor for OracleCheck {
         let game = start.read_position(&self.text).expect("own position text");
         let late = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");
         let hurried = late.decide(&game, Some(Instant::now()));
-        // Asked as a playout asks (fewer new shapes), a fresh one decides
-        // the same as a leaf's or not at all.
+        // Asked as a playout asks (fewer new shapes, smaller regions), a
+        // fresh one decides the same as a leaf's or not at all.
         let cheap = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");
         let from_playout = cheap.decide_in_playout(&game, None);
         let oracle = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");

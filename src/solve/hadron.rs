@@ -631,10 +631,9 @@ impl Context {
         components(geo, live, &mut parts);
         // A big region anywhere leaves the sum undecided: say so before
         // looking up (or computing) the small ones' values.
-        let small = self.small;
         let undecidable = parts
             .iter()
-            .any(|&part| part & legal != 0 && part.count_ones() > small);
+            .any(|&part| part & legal != 0 && part.count_ones() > self.small);
         let values = if undecidable {
             None
         } else {
@@ -1088,9 +1087,12 @@ impl RegionOracle {
             return None;
         }
         let [red, blue] = hadron.tiles();
-        let mut ctx = Context::from_pool(&self.warm, n, Settings::in_play(), deadline);
+        let settings = Settings {
+            small,
+            ..Settings::in_play()
+        };
+        let mut ctx = Context::from_pool(&self.warm, n, settings, deadline);
         ctx.new_shapes = Some(shapes);
-        ctx.small = small;
         let value = ctx.decide_small(red, blue, hadron.side_to_move());
         ctx.give_back_to(&self.warm);
         value
