@@ -76,8 +76,10 @@ registry! {
         // Playouts end where the region oracle decides (checked every 4
         // plies): +21 to +96 over not asking at 1 to 8 plies (200 games
         // each), +51 at 4 over 400 games (bench/RESULTS.md, session 28).
-        // Playouts are decided only where every region has at most 8 cells
-        // (leaves 12): 2.4 times the nodes a second, +44.7 over 12 (session 71).
+        // In searches of at most 200 ms, playouts are decided only where
+        // every region has at most 8 cells (leaves 12): 2.4 times the nodes a
+        // second, +44.7 over 12 at 100 ms (session 71); on a 10 s + 100 ms
+        // clock 8 measured below 12, so longer searches keep 12 (session 72).
         // On a clock, the proofs play the last moves in an instant: sharing
         // the clock over at most 6 moves (the game's estimate is about 17
         // after the opening) measured +56 at 10 s + 100 ms, 4 moves +42
@@ -85,7 +87,13 @@ registry! {
         // `LongShots` option is off by default: +319.0 against `uct-plain`
         // at 10 s + 100 ms, level with +330.2 without (400 games each,
         // session 53).
-        auto: Profile::plain("mcts", MctsConfig::tuned().with_exploration(0.5).with_playout_oracle(4))
+        auto: Profile::plain(
+            "mcts",
+            MctsConfig::tuned()
+                .with_exploration(0.5)
+                .with_playout_oracle(4)
+                .with_quick_oracle(200),
+        )
             .with_plan_moves(6)
             .with_long_shots(),
         learned: Some(
@@ -94,7 +102,8 @@ registry! {
                 MctsConfig::tuned()
                     .with_exploration(1.0)
                     .with_value_weight(0.3)
-                    .with_playout_oracle(4),
+                    .with_playout_oracle(4)
+                    .with_quick_oracle(200),
             )
             .with_plan_moves(6)
             .with_long_shots(),

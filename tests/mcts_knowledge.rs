@@ -67,6 +67,14 @@ fn root_score(config: MctsConfig, oracle: &Arc<Oracle>) -> i32 {
 /// The root score (for P1, to move) of a 2,000-node MCTS search of Hadron 5
 /// from the start with `setup`.
 fn start_score(setup: &Setup<Hadron<u64>>) -> i32 {
+    match search_start(setup, &Limits::nodes(2000)) {
+        Score::Cp(cp) => cp,
+        Score::Mate(m) => panic!("Hadron 5's start is not proven in 2000 nodes (mate {m})"),
+    }
+}
+
+/// The root score of a search of Hadron 5 from the start under `limits`.
+fn search_start(setup: &Setup<Hadron<u64>>, limits: &Limits) -> Score {
     let mut searcher = build("mcts", setup).unwrap();
     assert_eq!(searcher.allocate(4), None);
     let stop = AtomicBool::new(false);
@@ -83,11 +91,10 @@ fn start_score(setup: &Setup<Hadron<u64>>) -> i32 {
         move_overhead_ms: 0,
         ..SearchSettings::default()
     };
-    let result = searcher.search(&root, &settings, &Limits::nodes(2000), &mut ctx);
-    match result.report.score {
-        Score::Cp(cp) => cp,
-        Score::Mate(m) => panic!("Hadron 5's start is not proven in 2000 nodes (mate {m})"),
-    }
+    searcher
+        .search(&root, &settings, limits, &mut ctx)
+        .report
+        .score
 }
 
 #[test]
@@ -141,7 +148,7 @@ impl<G: Game> ExactOracle<G> for PlayoutVerdict {
         None
     }
 
-    fn decide_in_playout(&self, _: &G, _: Option<Instant>) -> Option<Outcome> {
+    fn decide_in_playout(&self, _: &G, _: Option<Instant>, _: bool) -> Option<Outcome> {
         self.asked.fetch_add(1, Ordering::Relaxed);
         Some(Outcome::Win(self.winner))
     }
@@ -185,5 +192,65 @@ fn playouts_end_where_the_oracle_decides_only_when_asked() {
     assert!(
         for_p1.abs() < 300 && for_p2.abs() < 300,
         "{for_p1} {for_p2}"
+    );
+}
+
+/// An oracle that never decides and counts the playouts' quick and full
+/// questions.
+#[derive(Default)]
+struct QuestionKinds {
+    quick: AtomicU64,
+    full: AtomicU64,
+}
+
+impl<G: Game> ExactOracle<G> for QuestionKinds {
+    fn decide(&self, _: &G, _: Option<Instant>) -> Option<(Outcome, u32)> {
+        None
+    }
+
+    fn decide_in_playout(&self, _: &G, _: Option<Instant>, quick: bool) -> Option<Outcome> {
+        let count = if quick { &self.quick } else { &self.full };
+        count.fetch_add(1, Ordering::Relaxed);
+        None
+    }
+}
+
+/// How many quick and full questions the playouts of a search under
+/// `limits` ask, with quick ones for searches of at most 200 ms.
+fn question_kinds(limits: Limits) -> (u64, u64) {
+    let kinds = Arc::new(QuestionKinds::default());
+    search_start(
+        &Setup::<Hadron<u64>> {
+            mcts: MctsConfig::tuned()
+                .with_playout_oracle(1)
+                .with_quick_oracle(200),
+            oracle: Some(kinds.clone() as Arc<dyn ExactOracle<Hadron<u64>>>),
+            ..Setup::default()
+        },
+        &limits,
+    );
+    (
+        kinds.quick.load(Ordering::Relaxed),
+        kinds.full.load(Ordering::Relaxed),
+    )
+}
+
+#[test]
+fn short_timed_searches_ask_quick_questions_from_their_playouts() {
+    let (quick, full) = question_kinds(Limits::movetime(50));
+    assert!(
+        quick > 100 && full == 0,
+        "50 ms: {quick} quick, {full} full"
+    );
+    let (quick, full) = question_kinds(Limits::movetime(400));
+    assert!(
+        quick == 0 && full > 100,
+        "400 ms: {quick} quick, {full} full"
+    );
+    // Untimed searches (training's self-play, `go nodes`) ask in full.
+    let (quick, full) = question_kinds(Limits::nodes(2000));
+    assert!(
+        quick == 0 && full > 1000,
+        "2000 nodes: {quick} quick, {full} full"
     );
 }

@@ -405,7 +405,7 @@ impl GameVisitor for OracleCheck {
         // Asked as a playout asks (fewer new shapes, smaller regions), a
         // fresh one decides the same as a leaf's or not at all.
         let cheap = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");
-        let from_playout = cheap.decide_in_playout(&game, None);
+        let from_playout = cheap.decide_in_playout(&game, None, true);
         let oracle = solve::oracle::<G>().expect("Hadron up to 8x8 has an oracle");
         let Some((value, plies)) = oracle.decide(&game, None) else {
             assert_eq!(

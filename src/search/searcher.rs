@@ -43,8 +43,15 @@ pub trait Oracle<G: Game>: Send + Sync {
 
     /// The value of `state` where a playout asks: the same as `decide`,
     /// but an oracle that can do a little less work per call should (a
-    /// playout asks many times, and a miss only means it plays on).
-    fn decide_in_playout(&self, state: &G, deadline: Option<Instant>) -> Option<Outcome> {
+    /// playout asks many times, and a miss only means it plays on). A
+    /// `quick` question comes from a short search, where an oracle that can
+    /// decide fewer positions far more cheaply should.
+    fn decide_in_playout(
+        &self,
+        state: &G,
+        deadline: Option<Instant>,
+        _quick: bool,
+    ) -> Option<Outcome> {
         self.decide(state, deadline).map(|(outcome, _)| outcome)
     }
 }

@@ -1052,13 +1052,15 @@ const ORACLE_SHAPES: u32 = 512;
 /// every few plies, and most of their shapes are met again and again.
 const PLAYOUT_SHAPES: u32 = 64;
 
-/// Playouts are decided only where every live region has at most this many
-/// cells (leaves: [`DEFAULT_SMALL`], 12). Regions of 9-12 cells come in far
+/// A quick question from a playout (a short search) is decided only where
+/// every live region has at most this many cells (leaves and longer
+/// searches: [`DEFAULT_SMALL`], 12). Regions of 9-12 cells come in far
 /// more shapes than the cache holds, so asking there computed about three
 /// new shapes a playout; playing on at random until they shrink makes a
 /// 7x7 search 2.4 times as fast. Hadron 7 at 100 ms, 1000 games
 /// each, against the same search with 8 (bench/RESULTS.md, session 71):
-/// 12 -44.7, 10 -11.1, 6 -18.8.
+/// 12 -44.7, 10 -11.1, 6 -18.8; but on a 10 s + 100 ms clock (moves of
+/// 300-600 ms) 8 measured below 12 (session 72).
 const PLAYOUT_SMALL: u32 = 8;
 
 /// Hadron positions decided where every live region is small: the sum of
@@ -1104,8 +1106,14 @@ impl<G: Game> Oracle<G> for RegionOracle {
         self.decide_within(state, deadline, DEFAULT_SMALL, ORACLE_SHAPES)
     }
 
-    fn decide_in_playout(&self, state: &G, deadline: Option<Instant>) -> Option<Outcome> {
-        self.decide_within(state, deadline, PLAYOUT_SMALL, PLAYOUT_SHAPES)
+    fn decide_in_playout(
+        &self,
+        state: &G,
+        deadline: Option<Instant>,
+        quick: bool,
+    ) -> Option<Outcome> {
+        let small = if quick { PLAYOUT_SMALL } else { DEFAULT_SMALL };
+        self.decide_within(state, deadline, small, PLAYOUT_SHAPES)
             .map(|(outcome, _)| outcome)
     }
 }
@@ -1252,10 +1260,10 @@ mod tests {
     }
 
     #[test]
-    fn playouts_are_decided_only_where_every_region_is_small_for_a_playout() {
+    fn quick_playout_questions_are_decided_only_where_every_region_is_small() {
         let oracle = oracle_for::<Hadron<u64>>().expect("Hadron 7x7 has an oracle");
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(71);
-        let (mut leaf_only, mut both) = (0, 0);
+        let (mut leaf_only, mut both, mut full_big) = (0, 0, 0);
         let mut moves = Vec::new();
         for _ in 0..300 {
             let mut game = Hadron::<u64>::new(7);
@@ -1268,7 +1276,7 @@ mod tests {
             }
             let largest = largest_region(&game);
             let at_leaf = oracle.decide(&game, None).map(|(outcome, _)| outcome);
-            match oracle.decide_in_playout(&game, None) {
+            match oracle.decide_in_playout(&game, None, true) {
                 Some(outcome) => {
                     assert!(
                         largest <= PLAYOUT_SMALL,
@@ -1280,8 +1288,23 @@ mod tests {
                 None if at_leaf.is_some() && largest > PLAYOUT_SMALL => leaf_only += 1,
                 None => {}
             }
+            // A longer search's question reaches the leaf's 12 cells.
+            if let Some(outcome) = oracle.decide_in_playout(&game, None, false) {
+                assert_eq!(
+                    Some(outcome),
+                    at_leaf,
+                    "the leaf and the full question disagree"
+                );
+                if largest > PLAYOUT_SMALL {
+                    full_big += 1;
+                }
+            }
         }
         assert!(both > 10, "only {both} positions decided from a playout");
+        assert!(
+            full_big > 10,
+            "only {full_big} positions with a region over {PLAYOUT_SMALL} cells decided by the full question"
+        );
         assert!(
             leaf_only > 10,
             "only {leaf_only} positions with a region over {PLAYOUT_SMALL} cells decided at a leaf"

@@ -87,6 +87,11 @@ pub struct MctsConfig {
     /// With an oracle (proofs during play): playouts ask it every this many
     /// plies and end with its exact value where it decides (`None`: never).
     pub playout_oracle: Option<u32>,
+    /// Timed searches meant to take at most this many milliseconds ask the
+    /// oracle's quick question from their playouts (fewer positions
+    /// decided, each far cheaper: a short search gains more from many
+    /// playouts than from exact ends); longer and untimed ones its full one.
+    pub quick_oracle_up_to_ms: Option<u64>,
 }
 
 impl MctsConfig {
@@ -106,6 +111,7 @@ impl MctsConfig {
             priors: true,
             value_at_cutoff: false,
             playout_oracle: None,
+            quick_oracle_up_to_ms: None,
         }
     }
 
@@ -132,6 +138,20 @@ impl MctsConfig {
             }
             _ => self.playout_cutoff,
         }
+    }
+
+    /// Timed searches meant to take at most `up_to_ms` ask the oracle's
+    /// quick question from their playouts.
+    pub const fn with_quick_oracle(mut self, up_to_ms: u64) -> Self {
+        self.quick_oracle_up_to_ms = Some(up_to_ms);
+        self
+    }
+
+    /// Whether a search that should take `target` (`None`: untimed) asks
+    /// the oracle's quick question from its playouts.
+    pub fn quick_oracle_for(&self, target: Option<Duration>) -> bool {
+        matches!((self.quick_oracle_up_to_ms, target),
+            (Some(up_to_ms), Some(target)) if target.as_millis() <= u128::from(up_to_ms))
     }
 
     pub const fn with_exploration(mut self, c: f32) -> Self {
@@ -250,6 +270,8 @@ pub(super) struct Shared<'a, G: Game> {
     /// A timed search's hard limit, which the oracle must not pass (one
     /// leaf's region values can take longer than a whole move).
     deadline: Option<Instant>,
+    /// Playouts ask the oracle its quick question (a short timed search).
+    quick_oracle: bool,
     /// Iterations: claimed one by one under a node limit (exact), else
     /// published in batches.
     iterations: AtomicU64,
@@ -362,6 +384,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
                 .hard()
                 .filter(|_| limits.is_timed())
                 .map(|hard| ctx.start + hard),
+            quick_oracle: limits.is_timed() && config.quick_oracle_for(time.target()),
             iterations: AtomicU64::new(0),
             depth_sum: AtomicU64::new(0),
             max_depth: AtomicU32::new(0),
@@ -719,5 +742,16 @@ mod tests {
             ..Tuning::default()
         });
         assert_eq!(by_hand.cutoff_for(ms(90)), Some(30));
+    }
+
+    #[test]
+    fn short_timed_searches_ask_the_oracle_quick_questions_and_others_full_ones() {
+        let config = MctsConfig::tuned().with_quick_oracle(200);
+        let ms = |n| Some(Duration::from_millis(n));
+        assert!(config.quick_oracle_for(ms(90)));
+        assert!(config.quick_oracle_for(ms(200)));
+        assert!(!config.quick_oracle_for(ms(201)));
+        assert!(!config.quick_oracle_for(None));
+        assert!(!MctsConfig::tuned().quick_oracle_for(ms(90)));
     }
 }

@@ -262,7 +262,8 @@ impl<G: Game> Worker<G> {
             plies += 1;
             if let Some((oracle, every)) = oracle
                 && plies.is_multiple_of(every)
-                && let Some(outcome) = oracle.decide_in_playout(state, shared.deadline)
+                && let Some(outcome) =
+                    oracle.decide_in_playout(state, shared.deadline, shared.quick_oracle)
             {
                 return Reward::Exact(outcome);
             }
