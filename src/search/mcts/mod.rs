@@ -45,6 +45,12 @@ pub struct QuickCutoff {
     pub up_to_ms: u64,
 }
 
+/// Whether a search that should take `target` (`None`: untimed) is a
+/// short one, meant to take at most `up_to_ms`.
+fn is_quick(target: Option<Duration>, up_to_ms: u64) -> bool {
+    target.is_some_and(|target| target.as_millis() <= u128::from(up_to_ms))
+}
+
 /// The tunable behaviour of MCTS for one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -132,10 +138,8 @@ impl MctsConfig {
     /// The playout cut for a search that should take `target` (`None`:
     /// untimed, e.g. by nodes, which keeps the usual cut).
     pub fn cutoff_for(&self, target: Option<Duration>) -> Option<u32> {
-        match (self.quick_cutoff, target) {
-            (Some(quick), Some(target)) if target.as_millis() <= u128::from(quick.up_to_ms) => {
-                Some(quick.plies)
-            }
+        match self.quick_cutoff {
+            Some(quick) if is_quick(target, quick.up_to_ms) => Some(quick.plies),
             _ => self.playout_cutoff,
         }
     }
@@ -150,8 +154,8 @@ impl MctsConfig {
     /// Whether a search that should take `target` (`None`: untimed) asks
     /// the oracle's quick question from its playouts.
     pub fn quick_oracle_for(&self, target: Option<Duration>) -> bool {
-        matches!((self.quick_oracle_up_to_ms, target),
-            (Some(up_to_ms), Some(target)) if target.as_millis() <= u128::from(up_to_ms))
+        self.quick_oracle_up_to_ms
+            .is_some_and(|up_to_ms| is_quick(target, up_to_ms))
     }
 
     pub const fn with_exploration(mut self, c: f32) -> Self {
@@ -371,9 +375,9 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         }
         self.last_path = Some(root.path.clone());
         let time = ctx.time_plan(limits, position, settings);
-        if limits.is_timed() {
-            config.playout_cutoff = config.cutoff_for(time.target());
-        }
+        // What the quick settings go by: untimed searches have no target.
+        let timed_target = time.target().filter(|_| limits.is_timed());
+        config.playout_cutoff = config.cutoff_for(timed_target);
         let threads = settings.threads.max(1);
         let shared = Shared {
             tree,
@@ -384,7 +388,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
                 .hard()
                 .filter(|_| limits.is_timed())
                 .map(|hard| ctx.start + hard),
-            quick_oracle: limits.is_timed() && config.quick_oracle_for(time.target()),
+            quick_oracle: config.quick_oracle_for(timed_target),
             iterations: AtomicU64::new(0),
             depth_sum: AtomicU64::new(0),
             max_depth: AtomicU32::new(0),
