@@ -20,7 +20,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from records import opening_moves, read_record  # noqa: E402
+from records import fields, opening_moves, read_record  # noqa: E402
 
 
 def clock_of(settings):
@@ -37,7 +37,7 @@ def engine_clocks(settings):
     for key, spec in settings.items():
         if not re.fullmatch(r"engine\d+", key):
             continue
-        items = dict(item.split("=", 1) for item in spec.split() if "=" in item)
+        items = fields(spec)
         found = re.fullmatch(r"(\d+)ms\+(\d+)ms", items.get("tc", ""))
         if "name" in items and found:
             clocks[items["name"]] = (int(found.group(1)), int(found.group(2)))
