@@ -26,7 +26,7 @@ seat, so ENGINE's wins there are the other engine's errors.
 
     python3 bench/seat_keeps.py RECORDS... --engine plain [--solve]
         [--time 60] [--jobs 2] [--hash 1024] [--min-plies 6] [--cache FILE]
-        [--bin QUINTET]
+        [--other-losses FILE] [--bin QUINTET]
 
 Every record must use the same openings (their digest is checked).
 """
@@ -61,12 +61,17 @@ def first_mover(game):
 
 
 def read_all(paths):
+    """The settings and games of every record; each game keeps its line
+    as `_line`, to be written out again."""
     settings, games, digest = None, [], None
     for path in paths:
         s, g = read_record(path)
         if digest is not None and s.get("openings_digest") != digest:
             sys.exit(f"{path}: other openings than {paths[0]} (openings_digest)")
         settings, digest = s, s.get("openings_digest")
+        with open(path) as f:
+            for game, line in zip(g, (line for line in f if line.startswith("game="))):
+                game["_line"] = line
         games.extend(g)
     return settings, games
 
@@ -186,6 +191,17 @@ def report_first_moves(args, settings, games, engine):
         print(f"{engine} second after the same books, in the {len(openings)} openings {kind} for "
               f"the first mover ({seat} won seat): {len(games)} games, {engine} won "
               f"{sum(g['winner'] == engine for g in games)}")
+    if args.other_losses:
+        # ENGINE's wins in the other engine's won seat: moving first in a
+        # lost opening, or second in a won one.
+        lines = [g["_line"] for g in long_book if g["winner"] == engine
+                 and (g["opening"] in lost) == (first_mover(g) == engine)
+                 and g["opening"] in lost | won]
+        with open(args.records[0]) as f:
+            header = [line for line in f if line.startswith("#")]
+        with open(args.other_losses, "w") as f:
+            f.writelines(header + lines)
+        print(f"the other engine's {len(lines)} lost won seats: {args.other_losses}")
 
 
 def main():
@@ -198,6 +214,9 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--hash", type=int, default=1024, help="solver memory in MiB, per job")
     p.add_argument("--cache", help="a file of solved positions, read and extended")
+    p.add_argument("--other-losses", metavar="FILE",
+                   help="with --solve: write the games the other engine lost in its won seat "
+                        "as a match record (e.g. for bench/last_errors.py)")
     p.add_argument("--min-plies", type=int, default=0,
                    help="solve only after books this long (shorter ones take minutes each)")
     args = p.parse_args()
