@@ -115,8 +115,13 @@ def load_cache(path):
     cache = {}
     if path and os.path.exists(path):
         with open(path) as f:
-            for line in f:
-                opening, mv, value = line.rstrip("\n").split("\t")
+            for number, line in enumerate(f, 1):
+                row = line.rstrip("\n").split("\t")
+                if len(row) != 3 or row[2] not in ("p1", "p2", "unknown"):
+                    print(f"{path}:{number}: not 'opening<TAB>move<TAB>p1|p2|unknown', "
+                          "passed over", file=sys.stderr)
+                    continue
+                opening, mv, value = row
                 cache[(opening, mv)] = None if value == "unknown" else value
     return cache
 
@@ -150,8 +155,8 @@ def solve_first_moves(args, settings, keys):
 def report_first_moves(args, settings, games, engine):
     """Solves the position after ENGINE's first move in each game it moved
     first; prints how often that move kept the win, how often ENGINE won
-    after it did, and, in the openings lost for the first mover, how often
-    ENGINE won as second mover."""
+    after it did, and in the openings so settled how often ENGINE won as
+    second mover."""
     long_book = [g for g in games if g.get("moves") and len(g["opening"].split()) - 1 >= args.min_plies]
     first = [g for g in long_book if first_mover(g) == engine]
     keys = sorted({(g["opening"], g["moves"].split()[0]) for g in first})
@@ -220,6 +225,8 @@ def main():
     p.add_argument("--min-plies", type=int, default=0,
                    help="solve only after books this long (shorter ones take minutes each)")
     args = p.parse_args()
+    if args.other_losses and not args.solve:
+        p.error("--other-losses needs --solve (the won seats come from the proofs)")
     settings, games = read_all(args.records)
     if not any(args.engine in (g["p1"], g["p2"]) for g in games):
         sys.exit(f"no game of '{args.engine}' in the records")
