@@ -20,7 +20,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from records import fields, opening_moves, read_record  # noqa: E402
+from records import fields, mover, opening_moves, read_record  # noqa: E402
 
 
 def clock_of(settings):
@@ -47,7 +47,7 @@ def engine_clocks(settings):
 def own_moves(game, seat):
     """How many of the played moves (after the opening) were `seat`'s."""
     before, played = len(opening_moves(game)), len(game.get("moves", "").split())
-    first = "p1" if before % 2 == 0 else "p2"
+    first = mover(before)
     return (played + 1) // 2 if seat == first else played // 2
 
 

@@ -25,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import children_at  # noqa: E402
-from records import game_moves, read_record  # noqa: E402
+from records import game_moves, mover, read_record  # noqa: E402
 
 
 class Engine:
@@ -72,7 +72,7 @@ def main():
         if row["winning"] > args.most or row["winning"] == row["moves"]:
             continue
         moves = game_moves(by_id[row["game"]])[:row["ply"]]
-        seat = "p1" if row["ply"] % 2 == 0 else "p2"
+        seat = mover(row["ply"])
         wins = {m for m, v in children_at(args, settings, moves).items() if v == seat}
         found = sum(engine.move(moves) in wins for engine in engines)
         print(json.dumps({"game": row["game"], "ply": row["ply"], "winning": len(wins),

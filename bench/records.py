@@ -27,6 +27,11 @@ def read_record(path):
     return settings, games
 
 
+def mover(ply):
+    """The seat to move after `ply` moves (p1 makes the even plies)."""
+    return "p1" if ply % 2 == 0 else "p2"
+
+
 def opening_moves(game):
     words = game.get("opening", "").split()
     if words[:1] != ["moves"]:

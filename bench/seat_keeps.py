@@ -40,7 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import solve_lines, verdict  # noqa: E402
-from records import opening_moves, read_record  # noqa: E402
+from records import mover, opening_moves, read_record  # noqa: E402
 
 
 def elo(score):
@@ -51,7 +51,7 @@ def elo(score):
 
 def first_seat(opening):
     """The seat (p1/p2) to move right after an opening's moves."""
-    return "p1" if len(opening.split()[1:]) % 2 == 0 else "p2"
+    return mover(len(opening.split()) - 1)
 
 
 def first_mover(game):
@@ -77,25 +77,24 @@ def read_all(paths):
 
 
 def report_split(games, engine):
-    decided = [g for g in games if g.get("winner") not in (None, "", "-", "draw")]
-    if len(decided) < len(games):
-        sys.exit(f"{len(games) - len(decided)} games without a winner: this script is for "
+    undecided = sum(g.get("winner") in (None, "", "-", "draw") for g in games)
+    if undecided:
+        sys.exit(f"{undecided} games without a winner: this script is for "
                  "games without draws, where every opening is won for one seat")
-    first = [g for g in decided if first_mover(g) == engine]
-    second = [g for g in decided if first_mover(g) != engine]
+    first = [g for g in games if first_mover(g) == engine]
+    second = [g for g in games if first_mover(g) != engine]
     kept_first = sum(g["winner"] == engine for g in first)
     kept_second = sum(g["winner"] == engine for g in second)
-    total = len(decided)
-    print(f"{total} decided games of {len(games)}; {engine} won {kept_first + kept_second}")
+    total = len(games)
+    print(f"{total} decided games of {total}; {engine} won {kept_first + kept_second}")
     print(f"  {engine} first after the book: won {kept_first} of {len(first)}")
     print(f"  {engine} second after the book: won {kept_second} of {len(second)}")
-    if total:
-        now = 1.0 - (kept_first + kept_second) / total
-        ceiling = 1.0 - kept_first / total
-        print(f"  the other engine's score {now:.1%} ({elo(now):+.1f}); "
-              f"with none of {engine}'s second-mover wins: {ceiling:.1%} ({elo(ceiling):+.1f})")
+    now = 1.0 - (kept_first + kept_second) / total
+    ceiling = 1.0 - kept_first / total
+    print(f"  the other engine's score {now:.1%} ({elo(now):+.1f}); "
+          f"with none of {engine}'s second-mover wins: {ceiling:.1%} ({elo(ceiling):+.1f})")
     per_opening = collections.defaultdict(lambda: [0, 0, 0])
-    for g in decided:
+    for g in games:
         row = per_opening[g["opening"]]
         row[0] += 1
         if g["winner"] == engine:
@@ -157,7 +156,7 @@ def report_first_moves(args, settings, games, engine):
     first; prints how often that move kept the win, how often ENGINE won
     after it did, and in the openings so settled how often ENGINE won as
     second mover."""
-    long_book = [g for g in games if g.get("moves") and len(g["opening"].split()) - 1 >= args.min_plies]
+    long_book = [g for g in games if g.get("moves") and len(opening_moves(g)) >= args.min_plies]
     first = [g for g in long_book if first_mover(g) == engine]
     keys = sorted({(g["opening"], g["moves"].split()[0]) for g in first})
     values = solve_first_moves(args, settings, keys)

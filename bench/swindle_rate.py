@@ -29,12 +29,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import value_at  # noqa: E402
 from engine import Engine  # noqa: E402
-from records import game_moves, opening_moves, read_record  # noqa: E402
-
-
-def mover(ply):
-    """The seat to move after `ply` moves."""
-    return "p1" if ply % 2 == 0 else "p2"
+from records import game_moves, mover, opening_moves, read_record  # noqa: E402
 
 
 def start(binary, settings, *extra):

@@ -27,12 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import children_at  # noqa: E402
-from records import game_moves, read_record  # noqa: E402
-
-
-def mover(ply):
-    """The seat to move after `ply` moves."""
-    return "p1" if ply % 2 == 0 else "p2"
+from records import game_moves, mover, read_record  # noqa: E402
 
 
 def held_wins(args, settings, game, seat):
