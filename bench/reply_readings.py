@@ -63,7 +63,7 @@ def won_seat_games(games, engine, cache):
         if len(played) < 2:
             continue
         book = opening_moves(g)
-        kept = g["winner"] == engine
+        kept = g.get("winner") == engine
         if first_mover(g) == engine:
             if cache.get((g["opening"], played[0])) != first_seat(g["opening"]):
                 continue  # its first move is not proven to win
@@ -220,6 +220,9 @@ def main():
     settings, games = read_all(args.records)
     if not any(args.engine in (g["p1"], g["p2"]) for g in games):
         sys.exit(f"no game of '{args.engine}' in the records")
+    drawn = sum(g.get("winner") in (None, "", "-", "draw") for g in games)
+    if drawn:
+        sys.exit(f"{drawn} games without a winner: the script is for games without draws")
     rows = won_seat_games(games, args.engine, load_cache(args.cache))
     if not rows:
         sys.exit(f"no proven won seat of '{args.engine}' in the records (is the cache theirs?)")
@@ -227,7 +230,11 @@ def main():
     try:
         with ThreadPoolExecutor(args.jobs) as pool:
             print(f"reading {len(rows)} positions, {args.ms} ms each", file=sys.stderr)
-            readings = list(pool.map(lambda row: readers.read(row[3], args.ms), rows))
+            readings = []
+            for n, cp in enumerate(pool.map(lambda row: readers.read(row[3], args.ms), rows), 1):
+                readings.append(cp)
+                print(f"  {n}/{len(rows)}", end="\r", file=sys.stderr)
+            print(file=sys.stderr)
             all_replies = {}
             if args.replies:
                 for n, (kind, key) in enumerate(sorted({(r[0], r[1]) for r in rows}), 1):
