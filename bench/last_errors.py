@@ -18,6 +18,16 @@ position where one was made.
         [--bin QUINTET] [--jobs N]
 
 --games N takes ENGINE's first N decided games.
+
+With --replay MS, each of ENGINE's own last errors (its lost games) is
+searched again by a fresh engine (the binary's defaults, plus --option
+NAME=VALUE settings) for MS milliseconds, once per seed 1..--seeds: how
+often its choice is proven to win there (`quintet solve --children`), and
+whether the root move with the highest win rate (`MoveStats`) would have
+won where the most visited did not, i.e. whether a choice by value
+instead of by visits would have kept the win. With --history the engine
+first searches each of the loser's earlier moves since the book, as in
+the game (its tree and tables carried over), before the error's.
 """
 
 import argparse
@@ -28,8 +38,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
-from decided import value_at  # noqa: E402
-from records import game_moves, read_record  # noqa: E402
+from decided import children_at, value_at  # noqa: E402
+from engine import Engine  # noqa: E402
+from records import game_moves, opening_moves, read_record  # noqa: E402
 
 # Unsettled positions in a row that end the walk back.
 GIVE_UP_AFTER = 2
@@ -73,6 +84,59 @@ def summary(rows):
         print(f"  solve seconds there: {sorted(e[1] for e in errors)}")
 
 
+def replay_errors(args, settings, games, rows):
+    """Searches each of ENGINE's last errors again, once per seed, and
+    prints what it chose against the moves proven to win there."""
+    # `rows` follow `games` (one record may hold two matches' game numbers).
+    errors = [(g, r[3][0]) for g, r in zip(games, rows) if r[1] == "lost" and r[3] is not None]
+    if not errors:
+        print("replay: no last error of its own to search again")
+        return
+    try:
+        engine = Engine(args.bin, "--game", settings["game"], "--size", settings["size"],
+                        "--variant", settings.get("variant", "standard"))
+    except OSError as e:
+        sys.exit(f"{args.bin}: {e.strerror} (build it: cargo build --release)")
+    engine.send("ugi")
+    engine.until("ugiok")
+    engine.setoptions(Threads=1, MoveStats="true", **dict(args.option))
+    engine.ready()
+    tally = collections.Counter()
+    print(f"replay: {len(errors)} last errors of {args.engine}, {args.replay} ms, "
+          f"seeds 1..{args.seeds}" + (", after its earlier moves" if args.history else ""))
+    try:
+        for game, ply in errors:
+            moves = game_moves(game)
+            mover = "p1" if ply % 2 == 0 else "p2"
+            wins = {m for m, v in children_at(args, settings, moves[:ply]).items() if v == mover}
+            chosen = []
+            book = len(opening_moves(game))
+            for seed in range(1, args.seeds + 1):
+                engine.setoptions(Seed=seed)
+                engine.send("uginewgame")
+                for earlier in range(book + (ply - book) % 2, ply, 2) if args.history else ():
+                    engine.send("position startpos moves " + " ".join(moves[:earlier]))
+                    engine.timed_go(f"movetime {args.replay}")
+                engine.send("position startpos moves " + " ".join(moves[:ply]))
+                engine.ready()
+                _, lines = engine.timed_go(f"movetime {args.replay}")
+                best = lines[-1].split()[1]
+                stats = {w[3]: float(w[7]) for w in (l.split() for l in lines)
+                         if w[2:3] == ["movestats"] and w[4:5] == ["visits"] and w[6:7] == ["winrate"]}
+                by_value = max(stats, key=stats.get) if stats else best
+                chosen.append(best)
+                tally["searches"] += 1
+                tally["chose a win"] += best in wins
+                tally["by value a win, by visits not"] += by_value in wins and best not in wins
+                tally["by visits a win, by value not"] += best in wins and by_value not in wins
+            print(f"  game {game['game']} ply {ply}: played {moves[ply]}, wins "
+                  f"{' '.join(sorted(wins)) or '(none settled)'}; chosen {' '.join(chosen)}",
+                  flush=True)
+    finally:
+        engine.quit()
+    print("  " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records")
@@ -81,7 +145,17 @@ def main():
     parser.add_argument("--time", default="2", help="seconds per solve (default 2)")
     parser.add_argument("--bin", default="target/release/quintet")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--replay", type=int, default=0, metavar="MS",
+                        help="search ENGINE's own last errors again for MS ms (0: not)")
+    parser.add_argument("--seeds", type=int, default=5, help="with --replay: searches per error")
+    parser.add_argument("--history", action="store_true",
+                        help="with --replay: search the loser's earlier moves of the game first")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="with --replay: a setoption for the searches")
     args = parser.parse_args()
+    if any("=" not in o for o in args.option):
+        parser.error("--option takes NAME=VALUE")
+    args.option = [tuple(o.split("=", 1)) for o in args.option]
     settings, games = read_record(args.records)
     # ENGINE's decided games only: a round robin's record holds others.
     games = [g for g in games
@@ -102,6 +176,8 @@ def main():
             print(*row[:4], row[4], flush=True)
             rows.append(row)
     summary(rows)
+    if args.replay > 0:
+        replay_errors(args, settings, games, rows)
 
 
 if __name__ == "__main__":
