@@ -16,6 +16,7 @@ position where one was made.
 
     python3 bench/last_errors.py RECORDS ENGINE [--games N] [--time S]
         [--bin QUINTET] [--jobs N]
+        [--replay MS [--seeds N] [--history] [--option NAME=VALUE ...]]
 
 --games N takes ENGINE's first N decided games.
 
@@ -40,7 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import children_at, value_at  # noqa: E402
 from engine import Engine  # noqa: E402
-from records import game_moves, opening_moves, read_record  # noqa: E402
+from records import game_moves, mover, opening_moves, read_record  # noqa: E402
 
 # Unsettled positions in a row that end the walk back.
 GIVE_UP_AFTER = 2
@@ -107,8 +108,8 @@ def replay_errors(args, settings, games, rows):
     try:
         for game, ply in errors:
             moves = game_moves(game)
-            mover = "p1" if ply % 2 == 0 else "p2"
-            wins = {m for m, v in children_at(args, settings, moves[:ply]).items() if v == mover}
+            to_move = mover(ply)
+            wins = {m for m, v in children_at(args, settings, moves[:ply]).items() if v == to_move}
             chosen = []
             book = len(opening_moves(game))
             for seed in range(1, args.seeds + 1):
