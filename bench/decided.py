@@ -24,13 +24,12 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
-from records import opening_moves, read_record  # noqa: E402
+from records import game_flags, opening_moves, read_record  # noqa: E402
 
 
 def solve_lines(args, settings, moves, *extra):
     """The lines `quintet solve` prints for the position after `moves`."""
-    cmd = [args.bin, "--game", settings["game"], "--size", settings["size"],
-           "--variant", settings.get("variant", "standard"), "solve",
+    cmd = [args.bin, *game_flags(settings), "solve",
            "--moves", " ".join(moves), "--time", str(args.time), *extra]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True)

@@ -2,6 +2,7 @@
 bench scripts: send lines, read lines until one matches, with timing."""
 
 import subprocess
+import sys
 import time
 
 
@@ -65,6 +66,22 @@ class Engine:
             self.proc.wait(timeout=30)
         except Exception:
             self.proc.kill()
+
+
+def start_ready(binary, flags, options=()):
+    """An engine process started with `flags`, past `ugi`, with the
+    (name, value) `options` set and `readyok` seen. A binary that cannot
+    be started ends the script with a message."""
+    try:
+        engine = Engine(binary, *flags)
+    except OSError as e:
+        sys.exit(f"{binary}: {e.strerror} (build it: cargo build --release)")
+    engine.send("ugi")
+    engine.until("ugiok")
+    for name, value in options:
+        engine.setoptions(**{name: value})
+    engine.ready()
+    return engine
 
 
 def game_args(args):

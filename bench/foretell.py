@@ -25,16 +25,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import children_at  # noqa: E402
-from records import game_moves, mover, read_record  # noqa: E402
+from records import game_flags, game_moves, mover, read_record  # noqa: E402
 
 
 class Engine:
     """One `uct-plain` process, asked for a move at a position."""
 
     def __init__(self, args, settings, seed):
-        cmd = [args.bin, "--game", settings["game"], "--size", settings["size"],
-               "--variant", settings.get("variant", "standard"),
-               "--search", "uct-plain", "--seed", str(seed)]
+        cmd = [args.bin, *game_flags(settings), "--search", "uct-plain", "--seed", str(seed)]
         try:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, text=True)

@@ -40,8 +40,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import children_at, value_at  # noqa: E402
-from engine import Engine  # noqa: E402
-from records import game_moves, mover, opening_moves, read_record  # noqa: E402
+from engine import start_ready  # noqa: E402
+from records import game_flags, game_moves, mover, opening_moves, read_record  # noqa: E402
 
 # Unsettled positions in a row that end the walk back.
 GIVE_UP_AFTER = 2
@@ -93,15 +93,8 @@ def replay_errors(args, settings, games, rows):
     if not errors:
         print("replay: no last error of its own to search again")
         return
-    try:
-        engine = Engine(args.bin, "--game", settings["game"], "--size", settings["size"],
-                        "--variant", settings.get("variant", "standard"))
-    except OSError as e:
-        sys.exit(f"{args.bin}: {e.strerror} (build it: cargo build --release)")
-    engine.send("ugi")
-    engine.until("ugiok")
-    engine.setoptions(Threads=1, MoveStats="true", **dict(args.option))
-    engine.ready()
+    engine = start_ready(args.bin, game_flags(settings),
+                         [("Threads", 1), ("MoveStats", "true"), *args.option])
     tally = collections.Counter()
     print(f"replay: {len(errors)} last errors of {args.engine}, {args.replay} ms, "
           f"seeds 1..{args.seeds}" + (", after its earlier moves" if args.history else ""))

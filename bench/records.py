@@ -27,6 +27,12 @@ def read_record(path):
     return settings, games
 
 
+def game_flags(settings):
+    """The `quintet` flags for a record's game, from its settings line."""
+    return ["--game", settings["game"], "--size", settings["size"],
+            "--variant", settings.get("variant", "standard")]
+
+
 def mover(ply):
     """The seat to move after `ply` moves (p1 makes the even plies)."""
     return "p1" if ply % 2 == 0 else "p2"

@@ -39,9 +39,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
-from engine import Engine, field, last_info  # noqa: E402
+from engine import field, last_info, start_ready  # noqa: E402
 from seat_keeps import first_mover, first_seat, load_cache, read_all  # noqa: E402
-from records import opening_moves  # noqa: E402
+from records import game_flags, opening_moves  # noqa: E402
 
 # A proven result in a reading counts as this many centipawns.
 MATE_CP = 1000
@@ -86,17 +86,7 @@ class Readers:
     def get(self):
         reader = getattr(self.local, "engine", None)
         if reader is None:
-            s = self.settings
-            try:
-                reader = Engine(self.args.bin, "--game", s["game"], "--size", s["size"],
-                                "--variant", s.get("variant", "standard"))
-            except OSError as e:
-                sys.exit(f"{self.args.bin}: {e.strerror} (build it: cargo build --release)")
-            reader.send("ugi")
-            reader.until("ugiok")
-            for name, value in self.args.option:
-                reader.setoptions(**{name: value})
-            reader.ready()
+            reader = start_ready(self.args.bin, game_flags(self.settings), self.args.option)
             self.local.engine = reader
             with self.lock:
                 self.all.append(reader)

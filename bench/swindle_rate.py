@@ -29,15 +29,13 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from decided import value_at  # noqa: E402
 from engine import Engine  # noqa: E402
-from records import game_moves, mover, opening_moves, read_record  # noqa: E402
+from records import game_flags, game_moves, mover, opening_moves, read_record  # noqa: E402
 
 
 def start(binary, settings, *extra):
     """An engine process for the record's game, ready to play."""
-    game = ["--game", settings["game"], "--size", settings["size"],
-            "--variant", settings.get("variant", "standard")]
     try:
-        return Engine(binary, *game, *extra)
+        return Engine(binary, *game_flags(settings), *extra)
     except OSError as e:
         sys.exit(f"{binary}: {e.strerror}")
 
