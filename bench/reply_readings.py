@@ -40,7 +40,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 from engine import field, last_info, start_ready  # noqa: E402
-from seat_keeps import first_mover, first_seat, load_cache, read_all  # noqa: E402
+from seat_keeps import (first_mover, first_seat, load_cache, opening_verdicts,  # noqa: E402
+                        read_all, refuse_draws)
 from records import game_flags, opening_moves  # noqa: E402
 
 # A proven result in a reading counts as this many centipawns.
@@ -53,10 +54,7 @@ def won_seat_games(games, engine, cache):
     """ENGINE's proven won seats after the first decision past the book:
     (kind, position key, the other engine's move, the moves to the
     position ENGINE reads, whether ENGINE kept the seat)."""
-    by_opening = collections.defaultdict(set)
-    for (opening, mv), seat in cache.items():
-        by_opening[opening].add(None if seat is None else seat == first_seat(opening))
-    lost_for_first = {o for o, v in by_opening.items() if v == {False}}
+    _, lost_for_first = opening_verdicts(cache.items())
     rows = []
     for g in games:
         played = g.get("moves", "").split()
@@ -210,9 +208,7 @@ def main():
     settings, games = read_all(args.records)
     if not any(args.engine in (g["p1"], g["p2"]) for g in games):
         sys.exit(f"no game of '{args.engine}' in the records")
-    drawn = sum(g.get("winner") in (None, "", "-", "draw") for g in games)
-    if drawn:
-        sys.exit(f"{drawn} games without a winner: the script is for games without draws")
+    refuse_draws(games)
     rows = won_seat_games(games, args.engine, load_cache(args.cache))
     if not rows:
         sys.exit(f"no proven won seat of '{args.engine}' in the records (is the cache theirs?)")

@@ -76,11 +76,28 @@ def read_all(paths):
     return settings, games
 
 
-def report_split(games, engine):
+def refuse_draws(games):
+    """Ends the script unless every game has a winner."""
     undecided = sum(g.get("winner") in (None, "", "-", "draw") for g in games)
     if undecided:
         sys.exit(f"{undecided} games without a winner: this script is for "
                  "games without draws, where every opening is won for one seat")
+
+
+def opening_verdicts(proofs):
+    """From ((opening, first move), winning seat or None) pairs: the
+    openings won for the first mover (some first move proven to win) and
+    those lost for it (every first move proven to lose)."""
+    by_opening = collections.defaultdict(set)
+    for (opening, mv), seat in proofs:
+        by_opening[opening].add(None if seat is None else seat == first_seat(opening))
+    won = {o for o, verdicts in by_opening.items() if True in verdicts}
+    lost = {o for o, verdicts in by_opening.items() if verdicts == {False}}
+    return won, lost
+
+
+def report_split(games, engine):
+    refuse_draws(games)
     first = [g for g in games if first_mover(g) == engine]
     second = [g for g in games if first_mover(g) != engine]
     kept_first = sum(g["winner"] == engine for g in first)
@@ -165,13 +182,8 @@ def report_first_moves(args, settings, games, engine):
     # to lose is taken as lost for the first mover (ENGINE could have
     # missed a win there every time, which its rate in won openings makes
     # rare).
-    by_opening = collections.defaultdict(set)
-    for opening, mv in keys:
-        seat = values[(opening, mv)]
-        by_opening[opening].add(None if seat is None else seat == first_seat(opening))
+    won, lost = opening_verdicts((k, values[k]) for k in keys)
     played = {g["opening"] for g in first}
-    won = {o for o in played if True in by_opening[o]}
-    lost = {o for o in played if by_opening[o] == {False}}
     tally = collections.Counter()
     for g in first:
         seat = values[(g["opening"], g["moves"].split()[0])]
